@@ -347,6 +347,9 @@ describe('workflows', () => {
     expect(new URL(page.url()).searchParams.get('task')).toBe('approve');
     await page.reload();
     await page.getByRole('complementary', { name: 'Approve change' }).waitFor();
+    // a name no workflow has: the filter said to be why the list is empty (not that there is no workflow)
+    await page.goto(`${platform.url}/console/workflows?name=no-such-workflow`);
+    await page.getByText('No workflow matches these filters.').waitFor();
   }, 60_000);
   it('shows a project’s workflow by its own name with the project’s name beside it, in the lists and on its pages', async () => {
     const projectId = 'c0ffee00c0ffee00c0ffee00';
@@ -426,6 +429,35 @@ describe('workflows', () => {
     expect(await table.getByRole('columnheader', { name: 'Access lists', exact: true }).count()).toBe(0);
     await page.getByLabel('Project').selectOption({ label: 'every workflow' });
     await eventually('the project filter dropped', () => !new URL(page.url()).searchParams.has('project'));
+  }, 60_000);
+
+  it('says that a list loads while the platform has not answered: workflows, automations, the audit trail', async () => {
+    const lists = [
+      { at: 'workflows', route: '/automation-studio/workflows', loading: 'Loading workflows…', loaded: 'Change approval' },
+      { at: 'automations', route: '/operations-manager/automations', loading: 'Loading automations…', loaded: 'Port turn-up' },
+      { at: 'audit', route: '/audit', loading: 'Loading the audit trail…', loaded: 'admin.login' },
+    ];
+    for (const list of lists) {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const isList = (url: URL) => url.pathname === list.route;
+      await page.route(isList, async (route) => {
+        await held;
+        // the page may have dropped the request meanwhile (a refresh asked again): the held one was then aborted
+        await route.continue().catch((err: unknown) => {
+          if (!String(err).includes('Route is already handled')) throw err;
+        });
+      });
+      try {
+        await page.goto(`${platform.url}/console/${list.at}`);
+        await page.getByText(list.loading, { exact: true }).waitFor();
+      } finally {
+        release();
+        await page.unroute(isList);
+      }
+      await page.getByRole('table').getByText(list.loaded, { exact: true }).first().waitFor();
+      expect(await page.getByText(list.loading, { exact: true }).count()).toBe(0);
+    }
   }, 60_000);
 
   it('says at once that a workflow does not exist, asking the platform once', async () => {

@@ -119,8 +119,11 @@ async function runCommands(commands: string[]): Promise<void> {
 }
 
 describe('the Devices pages', () => {
-  it('say how to add a device while the inventory is empty', async () => {
+  it('say how to add a device while the inventory is empty (and Workflows how to add the first workflow)', async () => {
     await logInAs(page, platform.url, ADMIN.username, ADMIN.password);
+    // on the same fresh platform, Workflows says how the first one comes (not that none matches)
+    await page.goto(`${platform.url}/console/workflows`);
+    await page.getByText(/^No workflow yet\. Import workflows exported from another platform with nap import workflow FILE/).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Devices' }).click();
     await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
     await page.getByText('The inventory has no device yet.').waitFor();

@@ -363,9 +363,19 @@ describe('the operations console', () => {
     const job = await startJob(platform, 'Interface check', { mode: 'error' });
     await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
     await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    // Retry task beside the error, in reach of the keyboard without the graph: Escape closes its
+    // dialog and gives the focus back
+    const errors = page.getByRole('region', { name: 'Errors' });
+    await errors.getByText('No transition available').waitFor();
+    const retryBeside = errors.getByRole('button', { name: 'Retry task Check interface state' });
+    await tabTo(page, retryBeside);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Retry Check interface state' }).getByLabel('type').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await retryBeside.evaluate((button) => button === button.ownerDocument.activeElement)).toBe(true);
     const graph = page.getByRole('group', { name: 'Graph of job Interface check' });
     await graph.getByRole('button', { name: 'Check interface state — error' }).click();
-    await page.getByRole('region', { name: 'Errors' }).getByText('No transition available').waitFor();
     const panel = page.getByRole('complementary', { name: 'Check interface state' });
     await panel.getByText('interface Gi0/1 is down', { exact: true }).waitFor();
     await panel.getByRole('button', { name: 'Retry task' }).click();
@@ -472,6 +482,12 @@ describe('the operations console', () => {
       const [graphBox, panelBox] = await Promise.all([graph.boundingBox(), panel.boundingBox()]);
       // under the graph, as wide as the page
       expect(panelBox !== null && graphBox !== null && panelBox.y >= graphBox.y + graphBox.height).toBe(true);
+      // and brought up into the window, the first task chosen too: left under the graph, it would
+      // start at the window's foot, its controls out of sight
+      await eventually('the panel at the top of the window', async () => {
+        const box = await panel.boundingBox();
+        return box !== null && box.y >= 0 && box.y < 844 / 2;
+      });
       for (const name of ['Approve', 'Reject']) expect(await inView(panel.getByRole('button', { name, exact: true }))).toBe(true);
       expect(await sideways()).toBe(0);
       await expectAccessible();

@@ -132,7 +132,7 @@ describe('the morning after', () => {
     await eventually('the parent named', async () => (await facts.textContent()) === `Site rollout ${suffix(team.jobs.rollout._id)}`);
   }, 60_000);
 
-  it('keeps a table’s words whole on a phone, the table scrolling sideways in its card rather than a word breaking', async () => {
+  it('keeps a table’s words whole on a phone, the table scrolling sideways in its card rather than a word breaking, and why a job stopped in view', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       await page.goto(`${platform.url}/console/tasks`);
@@ -148,6 +148,15 @@ describe('the morning after', () => {
       expect(await wordsSplit(login)).toEqual([]);
       // the page itself does not scroll sideways: the table does, inside its card
       expect(await page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth)).toBe(0);
+
+      // the jobs in error: each one's name, status and why it stopped in the window at once, its words whole
+      await page.goto(`${platform.url}/console/jobs?status=error`);
+      const reason = rowOf(team.jobs.errored[0]?._id ?? '').getByText('Check interface state: interface Gi0/1 is down', { exact: true });
+      await reason.waitFor();
+      // inside the table's card, which scrolls the later columns in
+      const [box, card] = await Promise.all([reason.boundingBox(), page.getByRole('table', { name: 'Jobs' }).locator('..').boundingBox()]);
+      expect(box !== null && card !== null && box.x >= card.x && box.x + box.width <= card.x + card.width).toBe(true);
+      expect(await wordsSplit(reason)).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }

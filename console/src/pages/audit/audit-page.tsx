@@ -256,6 +256,7 @@ export function AuditPage() {
         {records.isSuccess && results.length === 0 ? (
           <p className="empty-note">{filtered ? 'No record matches these filters.' : 'Nothing has been recorded yet.'}</p>
         ) : null}
+        {records.isPending ? <p className="empty-note">Loading the audit trail…</p> : null}
       </div>
       <nav aria-label="Pages of audit records" className="row">
         <button

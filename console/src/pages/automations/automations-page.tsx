@@ -349,6 +349,7 @@ export function AutomationsPage() {
             <code>POST /operations-manager/automations</code> (<a href="/docs">API documentation</a>).
           </p>
         ) : null}
+        {automations.isPending ? <p className="empty-note">Loading automations…</p> : null}
       </div>
       {dialog ? (
         <Suspense fallback={<p className="muted">Loading the form…</p>}>

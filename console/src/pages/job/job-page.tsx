@@ -6,6 +6,7 @@ import {
   formatDuration,
   formatTime,
   isFinalStatus,
+  isRetryable,
   isTicking,
   isWaitingForPerson,
   jobDurationMs,
@@ -32,6 +33,7 @@ import { maySee } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
 import { ChildJobs } from './child-jobs';
 import type { ChildJob } from './child-jobs';
+import { RetryTaskDialog } from './retry-task-dialog';
 import { TaskPanel } from './task-panel';
 import styles from './job-page.module.css';
 
@@ -189,12 +191,75 @@ function JobActions({ job }: { job: JobDocument }) {
 }
 
 /**
+ * Where and why the job stopped, task by task: the task's name opens its panel, and a task that
+ * may run again has Retry task beside its error, so that the person need not look for it in the
+ * graph (a phone draws the panel below it).
+ */
+function JobErrors({ job, onSelect }: { job: JobDocument; onSelect: (taskId: string) => void }) {
+  const { may } = usePermissions();
+  const [retrying, setRetrying] = useState<string>();
+  const errors = job.error ?? [];
+  if (errors.length === 0) return null;
+  const mayRetry = may('workflow.retryTask');
+  const retryTask = retrying === undefined ? undefined : job.tasks[retrying];
+  return (
+    <section aria-labelledby="job-errors-title" className={styles.errors}>
+      <h2 id="job-errors-title">Errors</h2>
+      <ul>
+        {errors.map((e, i) => {
+          const task = job.tasks[e.task];
+          // the engine's message says where the job stopped; the task's own error (or its finish) says why
+          const own = taskErrorText(task);
+          const finish = unsuccessfulFinish(task);
+          // once a task, on its first error: a task may have stopped the job more than once
+          const retry = mayRetry && isRetryable(job, task) && errors.findIndex((other) => other.task === e.task) === i;
+          const label = task?.summary ?? e.task;
+          return (
+            <li key={`${e.task}-${e.timestamp}`}>
+              <button type="button" className={styles.linkButton} onClick={() => onSelect(e.task)}>
+                {label}
+              </button>{' '}
+              <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
+              {own !== undefined ? (
+                <p className={styles.taskError}>
+                  <span className={styles.cause}>Task error:</span> {own}
+                </p>
+              ) : finish !== undefined ? (
+                <p className={styles.taskError}>
+                  <span className={styles.cause}>The task finished as {finish}</span>, and the workflow has no path from it for that.
+                </p>
+              ) : null}
+              {retry ? (
+                <button
+                  type="button"
+                  className={`button ${styles.errorAction}`}
+                  aria-haspopup="dialog"
+                  aria-label={`Retry task ${label}`}
+                  onClick={() => setRetrying(e.task)}
+                >
+                  Retry task
+                </button>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {retrying !== undefined && retryTask ? (
+        <RetryTaskDialog job={job} taskId={retrying} task={retryTask} onClose={() => setRetrying(undefined)} />
+      ) : null}
+    </section>
+  );
+}
+
+/**
  * `/console/jobs/<id>`: one job, its errors, its graph live and beside it the selected task's
  * panel, or the job's variables while no task is selected (the person may hide them).
  */
 export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }) {
   const { jobId = '' } = useParams();
   const [selected, select] = useSelectedTask();
+  // the task a link opened the page with: its panel does not scroll the page (see TaskPanel)
+  const linkedTask = useRef(selected);
   const navigate = useNavigate();
   const job = useQuery({ queryKey: ['job', jobId], queryFn: () => nap.job(jobId) });
   const projects = useProjectNames(job.data ? [job.data.name] : []);
@@ -336,36 +401,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
           ) : null}
         </div>
       </div>
-      {doc.error && doc.error.length > 0 ? (
-        <section aria-labelledby="job-errors-title" className={styles.errors}>
-          <h2 id="job-errors-title">Errors</h2>
-          <ul>
-            {doc.error.map((e) => {
-              const task = doc.tasks[e.task];
-              // the engine's message says where the job stopped; the task's own error (or its finish) says why
-              const own = taskErrorText(task);
-              const finish = unsuccessfulFinish(task);
-              return (
-                <li key={`${e.task}-${e.timestamp}`}>
-                  <button type="button" className={styles.linkButton} onClick={() => select(e.task)}>
-                    {task?.summary ?? e.task}
-                  </button>{' '}
-                  <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
-                  {own !== undefined ? (
-                    <p className={styles.taskError}>
-                      <span className={styles.cause}>Task error:</span> {own}
-                    </p>
-                  ) : finish !== undefined ? (
-                    <p className={styles.taskError}>
-                      <span className={styles.cause}>The task finished as {finish}</span>, and the workflow has no path from it for that.
-                    </p>
-                  ) : null}
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ) : null}
+      <JobErrors job={doc} onSelect={select} />
       <div className={`${styles.workspace} ${taskShown || jobPanelShown ? styles.withPanel : ''}`}>
         <WorkflowGraph
           label={`Graph of job ${doc.name}`}
@@ -376,7 +412,9 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
           withStatus
           isWaiting={isWaiting}
         />
-        {taskShown && selected ? <TaskPanel job={doc} taskId={selected} now={now} onClose={() => select(undefined)} /> : null}
+        {taskShown && selected ? (
+          <TaskPanel job={doc} taskId={selected} now={now} onClose={() => select(undefined)} linkedTask={linkedTask} />
+        ) : null}
         {jobPanelShown ? <JobPanel job={doc} childJobs={childJobs} onHide={() => hidePanel(true)} /> : null}
       </div>
     </div>

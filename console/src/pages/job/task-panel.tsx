@@ -62,18 +62,30 @@ function RetryHistory({ task }: { task: NonNullable<JobDocument['tasks'][string]
  * The selected task: its status and timings, what it received and returned (masked as the platform
  * masks them), its error and retries, its child jobs, and what the caller may do with it.
  */
-export function TaskPanel({ job, taskId, now, onClose }: { job: JobDocument; taskId: string; now: number; onClose: () => void }) {
+export function TaskPanel({
+  job,
+  taskId,
+  now,
+  onClose,
+  linkedTask,
+}: {
+  job: JobDocument;
+  taskId: string;
+  now: number;
+  onClose: () => void;
+  /** The task the page was opened with (`?task=`), held by the page: the panel mounts anew for each task chosen after it. */
+  linkedTask: { current: string | undefined };
+}) {
   const task = job.tasks[taskId];
   const { may } = usePermissions();
   const [retrying, setRetrying] = useState(false);
   const panel = useRef<HTMLElement>(null);
-  const shownFirst = useRef(taskId);
-  // on a narrow window the panel is under the graph: a task chosen there is brought into view (not
-  // the one a link opened the page with: the page starts at its top)
+  // on a narrow window the panel is under the graph: a task chosen there (or in the Errors) is
+  // brought into view, the first chosen too (not the one a link opened the page with: the page starts at its top)
   useEffect(() => {
-    if (taskId !== shownFirst.current && window.matchMedia('(max-width: 900px)').matches) panel.current?.scrollIntoView({ block: 'start' });
-    shownFirst.current = '';
-  }, [taskId]);
+    if (taskId !== linkedTask.current && window.matchMedia('(max-width: 900px)').matches) panel.current?.scrollIntoView({ block: 'start' });
+    linkedTask.current = undefined;
+  }, [taskId, linkedTask]);
   if (!task) return null;
   const label = taskLabel(task, taskId);
   const metrics = task.metrics ?? {};

@@ -245,7 +245,18 @@ export function WorkflowsPage() {
             })}
           </tbody>
         </table>
-        {workflows.isSuccess && items.length === 0 ? <p className="empty-note">No workflow matches.</p> : null}
+        {workflows.isSuccess && items.length === 0 ? (
+          name || project ? (
+            <p className="empty-note">No workflow matches these filters.</p>
+          ) : (
+            <p className="empty-note">
+              No workflow yet. Import workflows exported from another platform with <code>nap import workflow FILE</code> (a whole project
+              with <code>nap import project FILE</code>), or create one with <code>POST /automation-studio/automations</code> (
+              <a href="/docs">API documentation</a>).
+            </p>
+          )
+        ) : null}
+        {workflows.isPending ? <p className="empty-note">Loading workflows…</p> : null}
       </div>
       <nav aria-label="Pages of workflows" className="row">
         <button type="button" className="button" disabled={page <= 1} onClick={() => go(page - 1)}>
