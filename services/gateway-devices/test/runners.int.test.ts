@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureLabPackages } from '@nap/lab';
@@ -183,6 +184,63 @@ describe('Ansible playbooks, modules, roles and collections', () => {
       const missing = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: {} });
       expect(missing).toMatchObject({ status: 'error' });
       expect(missing.exitCode).not.toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
+describe('what a device writer or a run caller gives Ansible runs nothing on the platform host', () => {
+  it(
+    'device variables, extra variables, role variables and module arguments are text, never templates; host-side variables and option-like hosts are dropped',
+    async () => {
+      const marker = (n: string) => path.join(gw.dataDir, `pwned-${n}`);
+      const pipe = (n: string) => `{{ lookup('pipe', 'touch ${marker(n)}') }}`;
+      await file(
+        path.join(gw.dirs.playbooks, 'show.yml'),
+        "- hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: \"note={{ note | default('-') }} who={{ who | default('-') }}\"\n",
+      );
+      await file(
+        path.join(gw.dirs.playbooks, 'name.yml'),
+        '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: "host={{ inventory_hostname }}"\n',
+      );
+      const device = await gw.http('POST', '/gw/createInventoryDevice', {
+        name: 'ans-victim',
+        variables: {
+          gw_connection: 'local',
+          note: pipe('device-var'),
+          ansible_python_interpreter: `/bin/sh -c 'touch ${marker('interpreter')}'; exec python3`,
+          ansible_ssh_extra_args: `-o ProxyCommand='touch ${marker('proxy')}'`,
+          ansible_paramiko_host_key_checking: false,
+        },
+      });
+      expect(device.status).toBe(200);
+      // a device named as a template is left out of the inventory: Ansible templates host names
+      expect(
+        (await gw.http('POST', '/gw/createInventoryDevice', { name: pipe('device-name'), variables: { gw_connection: 'local' } })).status,
+      ).toBe(200);
+      const all = await gw.call<Outcome>('runPlaybook', { name: 'name.yml', hosts: ['all'] });
+      expect(all).toMatchObject({ status: 'success', exitCode: 0 });
+      expect(all.stdout).toContain('host=ans-victim');
+      const play = await gw.call<Outcome>('runPlaybook', { name: 'show.yml', hosts: ['ans-victim'], args: { who: pipe('extra-var') } });
+      expect(play).toMatchObject({ status: 'success', exitCode: 0 });
+      expect(play.stdout).toContain(`note=${pipe('device-var')}`);
+      expect(play.stdout).toContain(`who=${pipe('extra-var')}`);
+      const mod = await gw.call<Outcome>('runModule', { name: 'nap_echo', args: { message: pipe('module-arg') } });
+      expect(mod).toMatchObject({ status: 'success', exitCode: 0 });
+      expect(mod.stdout).toContain("LOOKUP('PIPE'");
+      const role = await gw.call<Outcome>('runRole', { name: 'greet', args: { greeting: pipe('role-var') } });
+      expect(role).toMatchObject({ status: 'success' });
+      expect(role.stdout).toContain(`greetings ${pipe('role-var')}`);
+      // a host named as an option is a pattern that matches nothing, not --vault-password-file
+      await file(marker('vault.sh'), `#!/bin/sh\ntouch ${marker('vault')}\necho x\n`, 0o755);
+      const option = await gw.call<Outcome>('runModule', {
+        name: 'nap_echo',
+        args: { message: 'x' },
+        hosts: [`--vault-password-file=${marker('vault.sh')}`],
+      });
+      expect(option.stdout).not.toContain('X');
+      for (const n of ['device-name', 'device-var', 'extra-var', 'module-arg', 'role-var', 'interpreter', 'proxy', 'vault'])
+        expect({ n, exists: existsSync(marker(n)) }).toEqual({ n, exists: false });
     },
     RUN_TIMEOUT_MS,
   );

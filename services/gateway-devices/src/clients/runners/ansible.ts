@@ -19,10 +19,41 @@ import { ownValue, setOwn } from '@nap/util';
 /** How long reading a device's host key before a run may take, ms. */
 const HOST_KEY_SCAN_TIMEOUT_MS = 5_000;
 
-/** Maps an inventory device to Ansible host variables (its own variables are kept as given). */
+/**
+ * Ansible variables a device may not set: they name programs, interpreters or options the platform's
+ * own host runs (`ansible_python_interpreter`, `ansible_ssh_extra_args: -o ProxyCommand=…`,
+ * `ansible_paramiko_proxy_command`, `ansible_become_exe`, `ansible_winrm_kinit_cmd`, …), or turn off
+ * the host key checking the platform sets for each run (`ansible_paramiko_host_key_checking`, …).
+ * Anyone who may write a device could otherwise run any command there.
+ */
+const HOST_SIDE_VARIABLE =
+  /^ansible_(?:.*_)?(?:interpreter|executable|exe|flags|args|proxy_command|ssh_config|kinit_cmd|host_key_checking|host_key_auto_add|look_for_keys|record_host_keys)$/i;
+
+/** Where Jinja2 (as Ansible configures it) starts an expression, a statement or a comment. */
+const JINJA_DELIMITER = /\{\{|\{%|\{#/;
+
+/**
+ * Every string of `value` marked unsafe for Ansible: `{"__ansible_unsafe": "…"}`, which Ansible's JSON
+ * reader (inventory, `-e @file`, plays, `-a {…}`) turns into text it never templates. Unmarked,
+ * `{{ lookup('pipe', '…') }}` in a device variable or a run argument runs a command on the
+ * platform's host.
+ */
+export function ansibleUnsafe(value: unknown): unknown {
+  if (typeof value === 'string') return { __ansible_unsafe: value };
+  if (Array.isArray(value)) return value.map(ansibleUnsafe);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, ansibleUnsafe(v));
+    return out;
+  }
+  return value;
+}
+
+/** Maps an inventory device to Ansible host variables (its own variables are kept as given, but for {@link HOST_SIDE_VARIABLE}), unsafe. */
 function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
   const v = device.variables;
-  const out: Record<string, unknown> = { ...v };
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(v)) if (!HOST_SIDE_VARIABLE.test(name)) setOwn(out, name, value);
   const map: [string, string][] = [
     ['gw_host', 'ansible_host'],
     ['gw_port', 'ansible_port'],
@@ -35,8 +66,8 @@ function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
     ['gw_become_pass', 'ansible_become_password'],
     ['gw_ssh_private_key_file', 'ansible_ssh_private_key_file'],
   ];
-  for (const [from, to] of map) if (v[from] !== undefined && out[to] === undefined) out[to] = v[from];
-  return out;
+  for (const [from, to] of map) if (v[from] !== undefined && ownValue(out, to) === undefined) setOwn(out, to, v[from]);
+  return ansibleUnsafe(out) as Record<string, unknown>;
 }
 
 /**
@@ -119,6 +150,9 @@ export class AnsibleRunner {
       };
       const children: Record<string, { hosts: Record<string, Record<string, never>> }> = {};
       for (const doc of devices) {
+        // a name is an inventory key, which Ansible templates (`{{ inventory_hostname }}`) and no
+        // marker can make text: a device or group named with template delimiters is left out
+        if (JINJA_DELIMITER.test(doc.name)) continue;
         const device = await this.inventory.resolve(doc.name);
         if (device === undefined) continue;
         const vars = ansibleHostVars(device);
@@ -131,6 +165,7 @@ export class AnsibleRunner {
         setOwn(hosts, device.name, vars);
         // own members only: a group named constructor or __proto__ is a group like any other
         for (const group of device.groups) {
+          if (JINJA_DELIMITER.test(group)) continue;
           let child = ownValue(children, group);
           if (child === undefined) setOwn(children, group, (child = { hosts: {} }));
           setOwn(child.hosts, device.name, {});
@@ -176,9 +211,10 @@ export class AnsibleRunner {
   ): Promise<ProcessOutcome> {
     return this.withWorkDir(targets, async (dir, inventoryFile) => {
       const extra = path.join(dir, 'extra-vars.json');
-      await writeFile(extra, JSON.stringify(objectArgs(req.args, 'playbook')), { mode: 0o600 });
+      await writeFile(extra, JSON.stringify(ansibleUnsafe(objectArgs(req.args, 'playbook'))), { mode: 0o600 });
       const args = ['-i', inventoryFile, file, '-e', `@${extra}`];
-      if (req.hosts !== undefined && req.hosts.length > 0) args.push('--limit', req.hosts.join(':'));
+      // one argument: a pattern that starts with "-" is no option
+      if (req.hosts !== undefined && req.hosts.length > 0) args.push(`--limit=${req.hosts.join(':')}`);
       if (check) args.push('--check');
       return this.run({ name, command: 'ansible-playbook', args, cwd: path.dirname(file), env: this.env(dir) }, req);
     });
@@ -189,7 +225,12 @@ export class AnsibleRunner {
       const file = path.join(dir, 'role.yml');
       const hosts = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
       // JSON is YAML: the generated play needs no YAML writer.
-      await writeFile(file, JSON.stringify([{ hosts, gather_facts: false, roles: [{ role, vars: objectArgs(req.args, 'role') }] }]));
+      await writeFile(
+        file,
+        JSON.stringify([
+          { hosts: ansibleUnsafe(hosts), gather_facts: false, roles: [{ role, vars: ansibleUnsafe(objectArgs(req.args, 'role')) }] },
+        ]),
+      );
       return this.playbook(name, file, { ...req, args: {}, hosts: [] }, false, req.hosts ?? []);
     });
   }
@@ -198,11 +239,11 @@ export class AnsibleRunner {
     return this.withWorkDir(req.hosts ?? [], async (dir, inventoryFile) => {
       const pattern = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
       const args = objectArgs(req.args, 'module');
-      const moduleArgs = Object.entries(args)
-        .map(([k, v]) => `${k}=${JSON.stringify(typeof v === 'string' ? v : JSON.stringify(v))}`)
-        .join(' ');
-      const command = [pattern, '-i', inventoryFile, '-m', module];
-      if (moduleArgs !== '') command.push('-a', moduleArgs);
+      // JSON (not key=value pairs, whose keys could add arguments), its strings unsafe; the pattern
+      // after "--", so that a host named "--vault-password-file=…" is no option
+      const command = ['-i', inventoryFile, '-m', module];
+      if (Object.keys(args).length > 0) command.push('-a', JSON.stringify(ansibleUnsafe(args)));
+      command.push('--', pattern);
       return this.run({ name, command: 'ansible', args: command, cwd: this.config.dirs.modules, env: this.env(dir) }, req);
     });
   }
