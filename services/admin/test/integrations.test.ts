@@ -200,6 +200,63 @@ run('integration models', () => {
     expect((await platform.http('GET', '/integration-models/Broken:1', { token })).status).toBe(404);
   });
 
+  it('refuses a document whose $refs expand without bound or chain too deep, and reads no file or URL a $ref names', async () => {
+    const model = (title: string, schemas: Record<string, unknown>, root: string) => ({
+      openapi: '3.0.3',
+      info: { title, version: '1' },
+      paths: {
+        '/x': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: { $ref: root } } } },
+            responses: { 200: { description: 'ok' } },
+          },
+        },
+      },
+      components: { schemas },
+    });
+    // 40 schemas, each naming the one before twice: a few kilobytes that stand for 2^40 values
+    const laughs: Record<string, unknown> = { s0: { type: 'string' } };
+    for (let i = 1; i <= 40; i++)
+      laughs[`s${i}`] = {
+        type: 'object',
+        properties: { a: { $ref: `#/components/schemas/s${i - 1}` }, b: { $ref: `#/components/schemas/s${i - 1}` } },
+      };
+    const chain: Record<string, unknown> = { s20000: { type: 'string' } };
+    for (let i = 0; i < 20_000; i++) chain[`s${i}`] = { $ref: `#/components/schemas/s${i + 1}` };
+    for (const [doc, message] of [
+      [model('Laughs', laughs, '#/components/schemas/s40'), 'expand to more than'],
+      [model('Chain', chain, '#/components/schemas/s0'), 'chain more than'],
+    ] as const) {
+      const res = await platform.http('POST', '/integration-models', { token, body: { model: doc } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'INTEGRATION_MODEL_INVALID',
+        details: [{ path: '', message: expect.stringContaining(message) }],
+      });
+    }
+    // external references stay references: nothing is fetched or read
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('{"type":"string"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/schema.json`;
+      for (const ref of [url, `${url}#/a`, 'file:///etc/passwd', '/etc/passwd', '../../../../etc/passwd#/x']) {
+        const res = await platform.http('PUT', '/integration-models/validation', { token, body: { model: model('External', {}, ref) } });
+        expect({ ref, status: res.status, body: JSON.stringify(res.body) }).toMatchObject({
+          ref,
+          status: 200,
+          body: expect.not.stringContaining('root:'),
+        });
+      }
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+
   it('names 9 of the 11 GitLab methods the fixture workflows call, once the base path is /api', async () => {
     const called = [
       'getV4ProjectsIdMergeRequestsMergeRequestIdVersions',

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_RESPONSE_BYTES } from '../src/clients/rest-call';
 import { BUILTINS } from '../src/engine/builtins';
 import type { BuiltinResult } from '../src/domain/builtins';
 import type { ReferenceScope } from '../src/domain/references';
@@ -119,6 +120,46 @@ describe('built-in tasks beyond the fixtures', () => {
       expect((await run('restCall', { uri: `${base}/missing` })).finishState).toBe('failure');
       await expect(run('restCall', { uri: 'file:///etc/passwd' })).rejects.toThrow('file:');
     } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('restCall reaches no link-local or unspecified address, even behind a redirect, and reads no answer past its limit', async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(`${req.method ?? ''} ${req.url ?? ''} ${req.headers.authorization ?? '-'}`);
+      if (req.url === '/to-metadata') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+      else if (req.url === '/to-things') res.writeHead(303, { location: '/things' }).end();
+      else if (req.url === '/big') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const mib = Buffer.alloc(1024 * 1024, 'x');
+        for (let i = 0; i <= MAX_RESPONSE_BYTES / mib.length; i++) res.write(mib);
+        res.end();
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const uri of [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://2852039166/', // 169.254.169.254 as one number
+        'http://[::ffff:169.254.169.254]/',
+        'http://[fd00:ec2::254]/',
+        'http://0.0.0.0:1/',
+        `${base}/to-metadata`,
+      ])
+        await expect(run('restCall', { uri })).rejects.toThrow('link-local and unspecified addresses are refused');
+      // a redirect within bounds is followed as fetch follows it: 303 turns a POST into a GET
+      const hop = await run('restCall', { uri: `${base}/to-things`, verb: 'POST', body: { a: 1 }, user: 'u', password: 'p' });
+      expect(hop).toMatchObject({ finishState: 'success', outgoing: { response: { status: 200, body: { ok: true } } } });
+      await expect(run('restCall', { uri: `${base}/big` })).rejects.toThrow(`more than ${MAX_RESPONSE_BYTES} bytes`);
+      expect(seen.slice(0, 3)).toEqual([
+        `GET /to-metadata -`,
+        `POST /to-things Basic ${Buffer.from('u:p').toString('base64')}`,
+        `GET /things Basic ${Buffer.from('u:p').toString('base64')}`,
+      ]);
+    } finally {
+      server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
   });

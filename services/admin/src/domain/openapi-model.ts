@@ -28,6 +28,82 @@ export interface ModelCheck {
 /** Findings answered at most, of each kind; beyond, one more says how many were left out. */
 const MAX_FINDINGS = 1_000;
 
+/**
+ * Most JSON values a document may stand for once its internal `$ref`s are replaced by what they
+ * point to. The parser validates the dereferenced document, and the platform compiles validators
+ * from it: a few kilobytes of schemas that each name the one before twice stand for billions of
+ * values and would hold the service for hours. The largest real models (GitLab's, 2.4 MB) stand for
+ * about 150 000.
+ */
+export const MAX_EXPANDED_VALUES = 1_000_000;
+
+/**
+ * Most references a reference may lead through before it reaches a schema without one (a chain
+ * `a` → `b` → `c` … is walked recursively by the parser, and overflows its stack past a few
+ * thousand); real models nest a few dozen.
+ */
+export const MAX_REFERENCE_DEPTH = 500;
+
+/** What expanding a document's internal references would make of it. */
+export interface ReferenceExpansion {
+  /** JSON values the expanded document holds; counting stops once past the limit. */
+  values: number;
+  /** Deepest chain of references followed; counting stops once past {@link MAX_REFERENCE_DEPTH}. */
+  depth: number;
+}
+
+/**
+ * How many JSON values `document` stands for with its internal `$ref`s expanded, and how deep its
+ * references chain. Each reference target is counted once (memoised by pointer), so this runs in
+ * time proportional to the document; a reference back into one being expanded (circular, left as
+ * `$ref` by the parser) counts as one value.
+ */
+export function referenceExpansion(document: unknown, limit = MAX_EXPANDED_VALUES): ReferenceExpansion {
+  const sizes = new Map<string, number>();
+  const expanding = new Set<string>();
+  let depth = 0;
+  const target = (pointer: string): unknown => {
+    let value: unknown = document;
+    for (const raw of pointer.split('/').slice(1)) {
+      if (typeof value !== 'object' || value === null) return undefined;
+      let segment = raw;
+      try {
+        segment = decodeURIComponent(raw);
+      } catch {
+        // not percent-encoded: the segment as written
+      }
+      const key = decodePointer(segment);
+      value = Object.hasOwn(value, key) ? (value as Json)[key] : undefined;
+    }
+    return value;
+  };
+  const count = (value: unknown): number => {
+    if (typeof value !== 'object' || value === null) return 1;
+    const ref = (value as Json).$ref;
+    if (!Array.isArray(value) && typeof ref === 'string' && ref.startsWith('#')) {
+      const pointer = ref.slice(1);
+      const known = sizes.get(pointer);
+      if (known !== undefined) return known;
+      if (expanding.has(pointer)) return 1;
+      depth = Math.max(depth, expanding.size + 1);
+      // too deep: counted as past the limit, and not followed further
+      if (depth > MAX_REFERENCE_DEPTH) return limit + 1;
+      expanding.add(pointer);
+      const size = count(target(pointer));
+      expanding.delete(pointer);
+      sizes.set(pointer, size);
+      return size;
+    }
+    let total = 1;
+    for (const member of Object.values(value)) {
+      total += count(member);
+      if (total > limit) break;
+    }
+    return total;
+  };
+  return { values: count(document), depth };
+}
+
 /** The parser must never read files or URLs named by a document (`$ref: file:///…` or `http://…`): only internal references resolve. */
 const PARSER_OPTIONS = { resolve: { external: false, file: false, http: false } } as const;
 
@@ -128,6 +204,26 @@ export async function checkModel(document: Json): Promise<ModelCheck> {
   if (info?.version === undefined || (typeof info.version !== 'string' && typeof info.version !== 'number'))
     basics.push({ path: '/info/version', message: 'must be a string: it names the model version' });
   if (basics.length > 0) return { valid: false, errors: basics, warnings: [] };
+
+  // before any parser walks it: a document whose references expand without bound is refused here
+  const expansion = referenceExpansion(document);
+  if (expansion.depth > MAX_REFERENCE_DEPTH)
+    return {
+      valid: false,
+      errors: [{ path: '', message: `its $ref references chain more than ${MAX_REFERENCE_DEPTH} deep: shorten the chains` }],
+      warnings: [],
+    };
+  if (expansion.values > MAX_EXPANDED_VALUES)
+    return {
+      valid: false,
+      errors: [
+        {
+          path: '',
+          message: `its $ref references expand to more than ${MAX_EXPANDED_VALUES} values (schemas that reference one another many times over): reference each schema fewer times`,
+        },
+      ],
+      warnings: [],
+    };
 
   let openapi: Json;
   const specification = typeof document.swagger === 'string' ? `swagger ${document.swagger}` : `openapi ${String(document.openapi)}`;

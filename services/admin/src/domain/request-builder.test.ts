@@ -73,6 +73,34 @@ describe('parameters', () => {
     expect(b.variableNames()).toEqual(['xRequestId', 'sessionId', 'perPage']);
   });
 
+  it('refuses a path parameter that would make a "." or ".." segment, naming it: the call stays on the operation\'s path', () => {
+    const b = builder(
+      [
+        { name: 'project_id', in: 'path', required: true, schema: { type: 'string' } },
+        { name: 'file', in: 'path', required: true, schema: { type: 'string' } },
+      ],
+      undefined,
+      '/api/v4/projects/{project_id}/files/{file}',
+    );
+    for (const [projectId, file, members] of [
+      ['..', '..', ['incoming.projectId', 'incoming.file']],
+      ['7', '.', ['incoming.file']],
+      ['..', 'a', ['incoming.projectId']],
+    ] as const) {
+      let caught: unknown;
+      try {
+        b.build({ projectId, file });
+      } catch (err) {
+        caught = err;
+      }
+      expect(hasCode(caught, 'TASK_INPUT_INVALID')).toBe(true);
+      expect((caught as { details: { member: string }[] }).details.map((d) => d.member)).toEqual(members);
+    }
+    // dots inside a segment, an encoded "%2e%2e" (sent as %252e%252e) and a "/" (sent as %2F) stay within the path
+    expect(b.build({ projectId: '...', file: 'a..b' }).path).toBe('/api/v4/projects/.../files/a..b');
+    expect(b.build({ projectId: '%2e%2e', file: '../x' }).path).toBe('/api/v4/projects/%252e%252e/files/..%2Fx');
+  });
+
   it('validates with Ajv before anything is built, naming each variable', () => {
     const b = builder(
       [

@@ -258,6 +258,7 @@ export class OperationRequestBuilder {
       else cookies.push(...serializeQuery({ ...p, allowReserved: false }, v));
     }
     if (cookies.length > 0) headers.cookie = cookies.join('; ');
+    this.refuseDotSegments(path);
     let body: string | undefined;
     if (bodyValue !== undefined) {
       const media = this.body?.mediaType ?? 'application/json';
@@ -281,4 +282,34 @@ export class OperationRequestBuilder {
       ...(body !== undefined ? { body } : {}),
     };
   }
+
+  /**
+   * A path parameter of `.` or `..` (or `%2e%2e`, which URL parsers read alike) would take the
+   * request out of the operation's path, to any path of the integration's host with its
+   * credentials: refused, naming the parameters of that segment.
+   */
+  private refuseDotSegments(path: string): void {
+    const template = this.op.path.split('/');
+    const built = path.split('/');
+    // path parameters are percent-encoded, `/` too: the filled-in path has the template's segments
+    if (built.length !== template.length) return;
+    const problems: { member: string; message: string }[] = [];
+    built.forEach((segment, i) => {
+      const own = template[i] ?? '';
+      if (!DOT_SEGMENT.test(segment) || DOT_SEGMENT.test(own)) return;
+      for (const p of this.parameters)
+        if (p.in === 'path' && own.includes(`{${p.name}}`))
+          problems.push({
+            member: `incoming.${camelCase(p.name)}`,
+            message: `must not make the path segment "${segment}" (path parameter "${p.name}")`,
+          });
+    });
+    if (problems.length > 0)
+      throw new AppError('TASK_INPUT_INVALID', `${this.label}: ${problems.map((p) => `${p.member} ${p.message}`).join('; ')}`, {
+        details: problems,
+      });
+  }
 }
+
+/** A path segment URL parsers resolve as `.` or `..` (WHATWG URL: `.`, `%2e`, in either case). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;

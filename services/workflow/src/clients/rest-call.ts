@@ -1,9 +1,55 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import { isRecord } from '@nap/util';
 import type { Builtin } from '../domain/builtins';
 import { TaskInputError } from '../domain/builtins';
 import { needString, tryJson } from '../domain/builtins/types';
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+/** Largest answer read, bytes: a workflow author must not be able to fill the engine's memory with one call. */
+export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+/** Redirects followed, as fetch follows them. */
+const MAX_REDIRECTS = 20;
+
+/**
+ * Addresses no workflow reaches: link-local, where cloud hosts answer with their own credentials
+ * (169.254.169.254, fd00:ec2::254), and "this host" (0.0.0.0/8, ::), in IPv4-mapped form too. Any other
+ * address, loopback and private networks included, is a system a workflow may call.
+ */
+const REFUSED_ADDRESSES = new BlockList();
+REFUSED_ADDRESSES.addSubnet('169.254.0.0', 16, 'ipv4');
+REFUSED_ADDRESSES.addSubnet('0.0.0.0', 8, 'ipv4');
+REFUSED_ADDRESSES.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
+REFUSED_ADDRESSES.addSubnet('::ffff:0.0.0.0', 104, 'ipv6');
+REFUSED_ADDRESSES.addSubnet('fe80::', 10, 'ipv6');
+REFUSED_ADDRESSES.addAddress('fd00:ec2::254', 'ipv6');
+REFUSED_ADDRESSES.addAddress('::', 'ipv6');
+
+/** The refused address `url` leads to, if any (an IP literal, or any address its name resolves to). */
+async function refusedAddress(url: URL): Promise<string | undefined> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(host);
+  // a name that does not resolve is left to fetch, which says so
+  const addresses = family !== 0 ? [{ address: host, family }] : await lookup(host, { all: true }).catch(() => []);
+  return addresses.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))?.address;
+}
+
+/** The answer's text, refused past {@link MAX_RESPONSE_BYTES}. */
+async function boundedText(res: Response, url: URL): Promise<string> {
+  if (res.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await res.body.cancel().catch(() => undefined);
+      throw new Error(`restCall: ${url.origin} answered more than ${MAX_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /**
  * restCall: `uri`, `verb` (GET, POST, …), `headers`, `body`, `user`/`password` (Basic), `timeout`
@@ -36,13 +82,33 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
     if (typeof incoming.body !== 'string') headers['content-type'] ??= 'application/json';
   }
   const timeoutMs = typeof incoming.timeout === 'number' && incoming.timeout > 0 ? incoming.timeout : 30_000;
-  const res = await fetch(url, {
-    method: verb,
-    headers,
-    ...(body !== undefined ? { body } : {}),
-    signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-  });
-  const text = await res.text();
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  // redirects followed here, so that each place is checked before it is reached
+  let current = url;
+  let method = verb;
+  let res: Response;
+  for (let hop = 0; ; hop++) {
+    const refused = await refusedAddress(current);
+    if (refused !== undefined)
+      throw new TaskInputError(`restCall may not reach ${current.host} (${refused}): link-local and unspecified addresses are refused`);
+    res = await fetch(current, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal: timeout });
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || res.status === 304 || location === null) break;
+    await res.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS) throw new Error(`restCall: more than ${MAX_REDIRECTS} redirects from ${url.origin}`);
+    const next = new URL(location, current);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw new TaskInputError(`restCall was redirected to ${next.protocol}, which it does not follow`);
+    // as fetch does: credentials stay with their origin, and a POST answered 301/302 (any answered 303) becomes a GET
+    if (next.origin !== current.origin) delete headers.authorization;
+    if (res.status === 303 ? method !== 'HEAD' : (res.status === 301 || res.status === 302) && method === 'POST') {
+      method = 'GET';
+      body = undefined;
+      delete headers['content-type'];
+    }
+    current = next;
+  }
+  const text = await boundedText(res, current);
   const response = {
     status: res.status,
     headers: Object.fromEntries(res.headers.entries()),
