@@ -93,3 +93,5 @@ export function setOwn<T>(target: Record<string, T>, key: string, value: NoInfer
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
+
+export { refusedAddressOf } from './network-addresses';

@@ -94,6 +94,23 @@ describe('POST /gw/http_requests/request/execute', () => {
     });
   });
 
+  it('never sends to a link-local or unspecified address (cloud metadata), whoever wrote the device', async () => {
+    for (const [name, base] of [
+      ['metadata', 'http://169.254.169.254/latest/'],
+      ['metadata6', 'http://[fd00:ec2::254]/latest/'],
+      ['mapped', 'http://[::ffff:169.254.169.254]/'],
+      ['unspecified', 'http://0.0.0.0:8080/'],
+    ] as const) {
+      expect((await gw.http('POST', '/gw/createInventoryDevice', { name, variables: { gw_http_base_url: base } })).status).toBe(200);
+      const res = await gw.http('POST', '/gw/http_requests/request/execute', { host: name, method: 'GET', endpoint: 'x' });
+      expect({ name, status: res.status, body: res.body }).toMatchObject({
+        name,
+        status: 422,
+        body: { code: 'DEVICE_HTTP_NOT_CONFIGURED', message: expect.stringContaining('link-local and unspecified addresses') },
+      });
+    }
+  });
+
   it('does not follow a redirect out of the base path: the device answer is returned as it is', async () => {
     const res = await send({ endpoint: 'out' });
     expect(res).toMatchObject({ status: 200, body: { status_code: 302, headers: { location: '/etc/passwd' } } });

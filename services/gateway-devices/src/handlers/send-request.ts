@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import { isRecord } from '@nap/util';
+import { isRecord, refusedAddressOf } from '@nap/util';
 import { sendDeviceRequest } from '../clients/http-request';
 import type { GatewayDevicesContext } from '../context';
 import { headerProblems } from '../domain/http-headers';
@@ -29,6 +29,13 @@ export function sendRequest(svc: GatewayDevicesContext): Handler<'gateway-device
         `Inventory device "${device.name}" has no gw_http_base_url; set it to send HTTP requests`,
       );
     }
+    // a device writer must not turn the platform into a reader of the cloud host's own credentials
+    const refused = URL.canParse(baseUrl) ? await refusedAddressOf(new URL(baseUrl)) : undefined;
+    if (refused !== undefined)
+      throw new AppError(
+        'DEVICE_HTTP_NOT_CONFIGURED',
+        `gw_http_base_url of inventory device "${device.name}" leads to ${refused}: link-local and unspecified addresses (cloud metadata) are never sent requests; give the device's own address`,
+      );
     const deviceHeaders = device.variables.gw_http_headers;
     if (deviceHeaders !== undefined && headerProblems(deviceHeaders, 'gw_http_headers').length > 0) {
       // checked when written; a device stored before that may hold some that cannot be sent (never echoed: they may be secrets)

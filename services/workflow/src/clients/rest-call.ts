@@ -1,6 +1,4 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-import { isRecord } from '@nap/util';
+import { isRecord, refusedAddressOf } from '@nap/util';
 import type { Builtin } from '../domain/builtins';
 import { TaskInputError } from '../domain/builtins';
 import { needString, tryJson } from '../domain/builtins/types';
@@ -11,29 +9,6 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /** Redirects followed, as fetch follows them. */
 const MAX_REDIRECTS = 20;
-
-/**
- * Addresses no workflow reaches: link-local, where cloud hosts answer with their own credentials
- * (169.254.169.254, fd00:ec2::254), and "this host" (0.0.0.0/8, ::), in IPv4-mapped form too. Any other
- * address, loopback and private networks included, is a system a workflow may call.
- */
-const REFUSED_ADDRESSES = new BlockList();
-REFUSED_ADDRESSES.addSubnet('169.254.0.0', 16, 'ipv4');
-REFUSED_ADDRESSES.addSubnet('0.0.0.0', 8, 'ipv4');
-REFUSED_ADDRESSES.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
-REFUSED_ADDRESSES.addSubnet('::ffff:0.0.0.0', 104, 'ipv6');
-REFUSED_ADDRESSES.addSubnet('fe80::', 10, 'ipv6');
-REFUSED_ADDRESSES.addAddress('fd00:ec2::254', 'ipv6');
-REFUSED_ADDRESSES.addAddress('::', 'ipv6');
-
-/** The refused address `url` leads to, if any (an IP literal, or any address its name resolves to). */
-async function refusedAddress(url: URL): Promise<string | undefined> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const family = isIP(host);
-  // a name that does not resolve is left to fetch, which says so
-  const addresses = family !== 0 ? [{ address: host, family }] : await lookup(host, { all: true }).catch(() => []);
-  return addresses.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))?.address;
-}
 
 /** The answer's text, refused past {@link MAX_RESPONSE_BYTES}. */
 async function boundedText(res: Response, url: URL): Promise<string> {
@@ -88,7 +63,7 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
   let method = verb;
   let res: Response;
   for (let hop = 0; ; hop++) {
-    const refused = await refusedAddress(current);
+    const refused = await refusedAddressOf(current);
     if (refused !== undefined)
       throw new TaskInputError(`restCall may not reach ${current.host} (${refused}): link-local and unspecified addresses are refused`);
     res = await fetch(current, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal: timeout });

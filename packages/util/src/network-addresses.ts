@@ -1,0 +1,29 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Addresses the platform never sends a request to on a user's behalf: link-local, where cloud
+ * hosts answer with their own credentials (169.254.169.254, fd00:ec2::254), and "this host"
+ * (0.0.0.0/8, ::), in IPv4-mapped form too. Loopback and private networks are not among them: the
+ * systems and devices a platform calls live there.
+ */
+const REFUSED_ADDRESSES = new BlockList();
+REFUSED_ADDRESSES.addSubnet('169.254.0.0', 16, 'ipv4');
+REFUSED_ADDRESSES.addSubnet('0.0.0.0', 8, 'ipv4');
+REFUSED_ADDRESSES.addSubnet('::ffff:169.254.0.0', 112, 'ipv6');
+REFUSED_ADDRESSES.addSubnet('::ffff:0.0.0.0', 104, 'ipv6');
+REFUSED_ADDRESSES.addSubnet('fe80::', 10, 'ipv6');
+REFUSED_ADDRESSES.addAddress('fd00:ec2::254', 'ipv6');
+REFUSED_ADDRESSES.addAddress('::', 'ipv6');
+
+/**
+ * The link-local or unspecified address that the host of `url` is, or resolves to (any of its
+ * addresses); undefined when it is none of them or does not resolve (the request then fails on its
+ * own, saying so).
+ */
+export async function refusedAddressOf(url: URL): Promise<string | undefined> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const family = isIP(host);
+  const addresses = family !== 0 ? [{ address: host, family }] : await lookup(host, { all: true }).catch(() => []);
+  return addresses.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))?.address;
+}
