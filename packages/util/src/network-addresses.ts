@@ -1,3 +1,5 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
@@ -26,4 +28,46 @@ export async function refusedAddressOf(url: URL): Promise<string | undefined> {
   const family = isIP(host);
   const addresses = family !== 0 ? [{ address: host, family }] : await lookup(host, { all: true }).catch(() => []);
   return addresses.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))?.address;
+}
+
+/** The code of the error {@link guardedLookup} fails with. */
+export const ADDRESS_REFUSED = 'NAP_ADDRESS_REFUSED';
+
+export type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * `dns.lookup` for the sockets of requests made on a user's behalf (`lookup` of `net.connect`,
+ * `http.request` and undici's `connect`): the name resolves as usual, and fails with
+ * {@link ADDRESS_REFUSED} when any address it gives is refused. Checked when the connection is made,
+ * not only before, so a name that answers one address to a check and another to the connection (DNS
+ * rebinding) reaches nothing refused either.
+ */
+export const guardedLookup = createGuardedLookup(dnsLookup);
+
+/** A `dns.lookup`-like resolver. */
+export type Resolver = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
+
+/** {@link guardedLookup} over `resolve` (tests give a resolver of their own). */
+export function createGuardedLookup(resolve: Resolver): Resolver {
+  return (hostname, options, callback) => guard(resolve, hostname, options, callback);
+}
+
+function guard(resolve: Resolver, hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  resolve(hostname, options, (err, address, family) => {
+    if (err) {
+      callback(err, address, family);
+      return;
+    }
+    const all = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
+    const refused = all.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
+    if (refused === undefined) {
+      callback(null, address, family);
+      return;
+    }
+    const error: NodeJS.ErrnoException = new Error(
+      `${hostname} resolves to ${refused.address}: link-local and unspecified addresses (cloud metadata) are never sent requests`,
+    );
+    error.code = ADDRESS_REFUSED;
+    callback(error, address, family);
+  });
 }

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { AppError } from '@nap/contracts';
 import { deviceUrl, isBelowBase } from '../domain/device-url';
 import type { QueryParams } from '../domain/device-url';
-import { setOwn } from '@nap/util';
+import { ADDRESS_REFUSED, guardedLookup, setOwn } from '@nap/util';
 
 /** The request members of `sendRequest`, by the names of Python `requests`. */
 export interface DeviceHttpRequest {
@@ -93,6 +93,8 @@ function once(
         headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(body.length) }) },
         rejectUnauthorized: verify,
         timeout: timeoutMs,
+        // the address is checked as the connection is made (a name may answer otherwise than it did before)
+        lookup: guardedLookup,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -126,6 +128,10 @@ function once(
         return;
       }
       const code = err.code ?? '';
+      if (code === ADDRESS_REFUSED) {
+        reject(new AppError('DEVICE_HTTP_NOT_CONFIGURED', `gw_http_base_url of ${label}: ${err.message}`, { cause: err }));
+        return;
+      }
       const why =
         code === 'ECONNREFUSED'
           ? 'refused the connection'

@@ -1,4 +1,6 @@
-import { isRecord, refusedAddressOf } from '@nap/util';
+import { ADDRESS_REFUSED, guardedLookup, isRecord, onFirstUse, refusedAddressOf } from '@nap/util';
+import { Agent, fetch } from 'undici';
+import type { Response } from 'undici';
 import type { Builtin } from '../domain/builtins';
 import { TaskInputError } from '../domain/builtins';
 import { needString, tryJson } from '../domain/builtins/types';
@@ -9,6 +11,20 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIO
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /** Redirects followed, as fetch follows them. */
 const MAX_REDIRECTS = 20;
+
+/**
+ * The connections of restCall tasks: each resolves its host name through {@link guardedLookup}, so a
+ * name checked before a request cannot lead the connection itself somewhere refused (DNS rebinding).
+ */
+const dispatcher = onFirstUse(() => new Agent({ connect: { lookup: guardedLookup } }));
+
+/** The refusal of a connection {@link guardedLookup} stopped, as the task's input error; anything else as it is. */
+function refusalOf(err: unknown): unknown {
+  const cause = err instanceof Error ? err.cause : undefined;
+  if (cause instanceof Error && (cause as NodeJS.ErrnoException).code === ADDRESS_REFUSED)
+    return new TaskInputError(`restCall may not reach ${cause.message}`);
+  return err;
+}
 
 /** The answer's text, refused past {@link MAX_RESPONSE_BYTES}. */
 async function boundedText(res: Response, url: URL): Promise<string> {
@@ -66,7 +82,16 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
     const refused = await refusedAddressOf(current);
     if (refused !== undefined)
       throw new TaskInputError(`restCall may not reach ${current.host} (${refused}): link-local and unspecified addresses are refused`);
-    res = await fetch(current, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal: timeout });
+    res = await fetch(current, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      redirect: 'manual',
+      signal: timeout,
+      dispatcher: dispatcher(),
+    }).catch((err: unknown) => {
+      throw refusalOf(err);
+    });
     const location = res.headers.get('location');
     if (res.status < 300 || res.status >= 400 || res.status === 304 || location === null) break;
     await res.body?.cancel().catch(() => undefined);
