@@ -142,9 +142,9 @@ export class Context {
     );
   }
 
-  /** A client of the active profile, or of a profile named by `copy --from/--to`. */
-  client(name?: string): Client {
-    const profile = name === undefined ? this.profile() : namedProfile(this.config(), name, this.io.env);
+  /** A client of the active profile, or of a profile named by `copy --from/--to` (`flag`, for messages). */
+  client(name?: string, flag?: string): Client {
+    const profile = name === undefined ? this.profile() : namedProfile(this.config(), name, this.io.env, {}, flag);
     const key = name ?? '';
     let client = this.clients.get(key);
     if (client === undefined) {

@@ -107,6 +107,6 @@ export async function readData(ctx: Context, data: string, flag = '--data', stdi
   try {
     return JSON.parse(data) as unknown;
   } catch (err) {
-    throw usage(`${flag} is not valid JSON: ${(err as Error).message}`);
+    throw usage(`${flag} is not valid JSON: ${(err as Error).message}; give it in single quotes, ${flag} '{"name": "value"}', or as @FILE`);
   }
 }

@@ -590,6 +590,12 @@ export function buildProgram(io: Io, run: Runner): Command {
       run(cmd, async (ctx) => ctx.out((await import('./completion.js')).completionScript(shell, program))),
     );
 
+  // a usage error points at the help of the command typed (`nap jobs retry --help`), not the top's
+  const pointToHelp = (cmd: Command, words: readonly string[]): void => {
+    cmd.showHelpAfterError(`(see ${words.join(' ')} --help)`);
+    for (const sub of cmd.commands) pointToHelp(sub, [...words, sub.name()]);
+  };
+  for (const sub of program.commands) pointToHelp(sub, ['nap', sub.name()]);
   return program;
 }
 

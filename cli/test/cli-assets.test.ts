@@ -210,5 +210,23 @@ describe('between platforms', () => {
     ]);
     expect(missingBranch.code).toBe(1);
     expect(missingBranch.stderr).toMatch(/^nap: branch "nope" of .* cannot be read/);
+
+    // the path without its folder: said of the repository and branch, with the files of the kind it holds
+    const withoutFolder = await run(['import', 'project', 'cli-project.project.json', '--repository', repo, '--reference', 'main']);
+    expect(withoutFolder.code).toBe(4);
+    expect(withoutFolder.stderr).toBe(
+      `nap: cli-project.project.json: no such file or folder in branch "main" of ${repo} (the path is from the repository's root); its project files: projects/cli-project.project.json\n`,
+    );
+  });
+
+  it('names the flag of a profile that no file has', async () => {
+    for (const [args, flag] of [
+      [['copy', 'workflow', 'cli-complete', '--from', 'stage', '--to', 'production'], '--from stage'],
+      [['copy', 'workflow', 'cli-complete', '--to', 'prod'], '--to prod'],
+    ] as const) {
+      const res = await run([...args]);
+      expect(res.code).toBe(4);
+      expect(res.stderr).toMatch(new RegExp(`^nap: ${flag}: profile "\\w+" is not in .*; name one of them with ${flag.split(' ')[0]}\n$`));
+    }
   });
 });

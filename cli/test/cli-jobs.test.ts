@@ -144,6 +144,17 @@ describe('nap run', () => {
     expect(none.stderr).toBe(
       'nap: automation "cli-auto" has no enabled manual or endpoint trigger named "nope"; `nap get triggers` lists them\n',
     );
+    // variables the trigger's schema asks for and the command did not give: the flags that give them are named
+    const endpoint = { name: 'from CI', type: 'endpoint', actionId: automationId, routeName: 'cli-auto' };
+    const schema = { type: 'object', properties: { device: { type: 'string' } }, required: ['device'] };
+    expect((await run(['api', 'post', '/operations-manager/triggers', '--data', JSON.stringify({ ...endpoint, schema })])).code).toBe(0);
+    const lacking = await run(['run', 'automation', 'cli-auto', '--trigger', 'from CI']);
+    expect(lacking.code).toBe(1);
+    expect(lacking.stderr).toBe(
+      "nap: POST /operations-manager/triggers/endpoint/cli-auto failed: body must have required property 'device' (400 VALIDATION_FAILED); " +
+        `give endpoint trigger "from CI" what it asks with --var name=value or --form-data '{"name": "value"}'\n`,
+    );
+    expect((await run(['run', 'automation', 'cli-auto', '--trigger', 'from CI', '--var', 'device=core-1', '--wait'])).code).toBe(0);
   });
 });
 

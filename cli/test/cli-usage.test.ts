@@ -89,7 +89,9 @@ describe('values refused before anything is asked', () => {
     expect((await run(['import', 'automation', path.join(FIXTURES, 'cli-nightly.automation.json')])).code).toBe(0);
     expect(await run(['run', 'automation', 'cli-nightly', '--form-data', '{bad'])).toMatchObject({
       code: 4,
-      stderr: expect.stringMatching(/^nap: --form-data is not valid JSON: /) as unknown,
+      stderr: expect.stringMatching(
+        /^nap: --form-data is not valid JSON: .*; give it in single quotes, --form-data '\{"name": "value"\}', or as @FILE\n$/,
+      ) as unknown,
     });
     expect(await run(['create', 'workflow', '-f', '-'], '42')).toMatchObject({
       code: 4,
@@ -221,6 +223,20 @@ describe('nap export', () => {
     expect(res).toMatchObject({
       code: 4,
       stderr: 'nap: cannot write /dev/null/x/cli-error.workflow.json: a part of the path is a file, not a folder\n',
+    });
+    // the Git flags alone would be ignored: refused, nothing written
+    expect(await run(['export', 'workflow', 'cli-error', '--reference', 'main', '--message', 'm'])).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'nap: --reference and --message go with --repository URL|DIR: give the Git repository too\n',
+    });
+    expect(await run(['import', 'workflow', 'x.workflow.json', '--reference', 'main'])).toMatchObject({
+      code: 4,
+      stderr: 'nap: --reference goes with --repository URL|DIR: give the Git repository too\n',
+    });
+    expect(await run(['export', 'workflow', 'cli-error', '--path', '/dev/null'])).toMatchObject({
+      code: 4,
+      stderr: 'nap: cannot write /dev/null/cli-error.workflow.json: the --path is a file, not a folder\n',
     });
   });
 

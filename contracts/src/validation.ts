@@ -142,7 +142,23 @@ export function parseAs<T extends TSchema>(schema: T, value: unknown, label = 'v
 function check(schema: JsonSchema, part: Part, data: unknown, label: string = part): ValidationProblem[] {
   const validate = validatorFor(schema, part);
   if (validate(data)) return [];
-  return toProblems(label, validate.errors ?? [], data);
+  return toProblems(label, validate.errors ?? [], data, schema);
+}
+
+/**
+ * The schema object that holds the keyword an error comes from (`#/properties/role/required` → the
+ * schema at `/properties/role`); undefined where the path leaves the root schema (a `$ref`).
+ */
+function schemaHolding(root: JsonSchema, e: ErrorObject): Record<string, unknown> | undefined {
+  if (!e.schemaPath.startsWith('#/')) return undefined;
+  const segments = e.schemaPath.slice(2).split('/').slice(0, -1);
+  let current: unknown = root;
+  for (const raw of segments) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current !== null && typeof current === 'object' && !Array.isArray(current) ? (current as Record<string, unknown>) : undefined;
 }
 
 function segmentsOf(instancePath: string): string[] {
@@ -182,7 +198,7 @@ function quote(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
 }
 
-function describe(label: string, e: ErrorObject, data: unknown): ValidationProblem {
+function describe(label: string, e: ErrorObject, data: unknown, root?: JsonSchema): ValidationProblem {
   const at = memberPath(label, segmentsOf(e.instancePath), data);
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
@@ -192,7 +208,9 @@ function describe(label: string, e: ErrorObject, data: unknown): ValidationProbl
     }
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      return { member: `${at}.${extra}`, message: `${at} must NOT have additional property '${extra}'`, keyword: e.keyword };
+      const inside = root === undefined ? undefined : loneWrapper(root, e, data);
+      const hint = inside === undefined ? '' : `: it goes inside '${inside}' ({"${inside}": {"${extra}": …}})`;
+      return { member: `${at}.${extra}`, message: `${at} must NOT have additional property '${extra}'${hint}`, keyword: e.keyword };
     }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(quote).join(', ');
@@ -252,20 +270,110 @@ function describeAnyOf(
   return { member: at, message: `${at} must have required ${alternatives.join(' or ')}`, keyword: 'anyOf' };
 }
 
-function toProblems(label: string, errors: readonly ErrorObject[], data: unknown): ValidationProblem[] {
+/**
+ * For an `anyOf` of a schema and `null` (an optional value written as null), the problems of the
+ * schema alone, each saying that null would do too; undefined for any other `anyOf`. Ajv reports
+ * every branch (`must be one of …; must be null; must match a schema in anyOf`), which reads as
+ * three refusals of one value.
+ */
+function describeNullable(
+  label: string,
+  anyOf: ErrorObject,
+  branchErrors: readonly ErrorObject[],
+  data: unknown,
+): ValidationProblem[] | undefined {
+  const isNull = (e: ErrorObject): boolean =>
+    e.keyword === 'type' && e.instancePath === anyOf.instancePath && (e.params as Record<string, unknown>).type === 'null';
+  const nullBranches = branchErrors.filter(isNull);
+  const others = branchErrors.filter((e) => !isNull(e));
+  if (nullBranches.length !== 1 || others.length === 0) return undefined;
+  return others.map((e) => {
+    const problem = describe(label, e, data);
+    return e.instancePath === anyOf.instancePath ? { ...problem, message: `${problem.message}, or null` } : problem;
+  });
+}
+
+/**
+ * A body that lacks its wrapping member (`{ "role": { … } }`) but holds that member's own members
+ * beside it (`{ "name": …, "allowedMethods": … }`): the `required` problem says to put them inside.
+ */
+function wrapperHint(
+  label: string,
+  required: ErrorObject,
+  errors: readonly ErrorObject[],
+  data: unknown,
+  root: JsonSchema,
+): ValidationProblem | undefined {
+  const wrapper = String((required.params as Record<string, unknown>).missingProperty);
+  const strays = errors
+    .filter((e) => e.keyword === 'additionalProperties' && e.instancePath === required.instancePath)
+    .map((e) => String((e.params as Record<string, unknown>).additionalProperty));
+  if (strays.length === 0) return undefined;
+  const properties = schemaHolding(root, required)?.properties as Record<string, unknown> | undefined;
+  const inner = (properties?.[wrapper] as Record<string, unknown> | undefined)?.properties;
+  if (inner === null || typeof inner !== 'object') return undefined;
+  if (!strays.every((name) => Object.hasOwn(inner, name))) return undefined;
+  const at = memberPath(label, segmentsOf(required.instancePath), data);
+  const listed = strays.map((n) => `'${n}'`).join(', ');
+  const shape = `{"${wrapper}": {${strays.map((n) => `"${n}": …`).join(', ')}}}`;
+  return {
+    member: `${at}.${wrapper}`,
+    message: `${at} must have required property '${wrapper}': ${listed} go inside it (${shape})`,
+    keyword: required.keyword,
+  };
+}
+
+/**
+ * The one optional member of a body that wraps free-form members (`{ "formData": { … } }`), when the
+ * body lacks it: where a stray member was surely meant to go. Undefined for any other object.
+ */
+function loneWrapper(root: JsonSchema, e: ErrorObject, data: unknown): string | undefined {
+  const holder = schemaHolding(root, e);
+  const properties = holder?.properties;
+  if (properties === null || typeof properties !== 'object') return undefined;
+  const names = Object.keys(properties);
+  const [only] = names;
+  if (names.length !== 1 || only === undefined || (Array.isArray(holder?.required) && holder.required.includes(only))) return undefined;
+  const wrapper = (properties as Record<string, Record<string, unknown>>)[only];
+  // a free-form object (no members or value schema of its own) of the request's body itself
+  if (e.instancePath !== '' || wrapper?.type !== 'object' || wrapper.properties !== undefined) return undefined;
+  if (wrapper.additionalProperties !== undefined || wrapper.patternProperties !== undefined) return undefined;
+  const here = valueAt(segmentsOf(e.instancePath), data);
+  return here !== null && typeof here === 'object' && !Object.hasOwn(here, only) ? only : undefined;
+}
+
+/**
+ * A query member that filters by field (`equals[status]=running`, a map of field to value) given as
+ * plain text (`equals=running`): say how to name the field rather than that an object was expected.
+ */
+function fieldWiseHint(label: string, e: ErrorObject, data: unknown, root: JsonSchema): ValidationProblem | undefined {
+  if (label !== 'query' || e.keyword !== 'type' || (e.params as Record<string, unknown>).type !== 'object') return undefined;
+  const segments = segmentsOf(e.instancePath);
+  const name = segments[segments.length - 1];
+  if (segments.length !== 1 || name === undefined || typeof valueAt(segments, data) !== 'string') return undefined;
+  const holder = schemaHolding(root, e);
+  if (holder === undefined || holder.properties !== undefined || typeof holder.additionalProperties !== 'object') return undefined;
+  const at = memberPath(label, segments, data);
+  return { member: at, message: `${at} must name the field it filters: ${name}[<field>]=<value>`, keyword: e.keyword };
+}
+
+function toProblems(label: string, errors: readonly ErrorObject[], data: unknown, root: JsonSchema): ValidationProblem[] {
   const handled = new Set<ErrorObject>();
   const problems: ValidationProblem[] = [];
   for (const e of errors) {
     if (e.keyword !== 'anyOf') continue;
     const branchErrors = errors.filter((b) => b !== e && b.schemaPath.startsWith(`${e.schemaPath}/`));
-    const problem = describeAnyOf(label, e, branchErrors, data);
-    if (problem === undefined) continue;
-    problems.push(problem);
+    const nullable = describeNullable(label, e, branchErrors, data);
+    const problem = nullable === undefined ? describeAnyOf(label, e, branchErrors, data) : undefined;
+    if (nullable === undefined && problem === undefined) continue;
+    problems.push(...(nullable ?? []), ...(problem === undefined ? [] : [problem]));
     handled.add(e);
     for (const b of branchErrors) handled.add(b);
   }
   for (const e of errors) {
-    if (!handled.has(e)) problems.push(describe(label, e, data));
+    if (handled.has(e)) continue;
+    const hint = e.keyword === 'required' ? wrapperHint(label, e, errors, data, root) : fieldWiseHint(label, e, data, root);
+    problems.push(hint ?? describe(label, e, data, root));
   }
   const seen = new Set<string>();
   return problems.filter((p) => {

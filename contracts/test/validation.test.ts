@@ -57,6 +57,76 @@ describe('validation', () => {
     ]);
   });
 
+  it('refuses a value that may also be null once, saying that null would do', () => {
+    const schema = {
+      $id: 'nap:test.nullable',
+      type: 'object',
+      properties: { unit: { anyOf: [{ type: 'string', enum: ['hour', 'day'] }, { type: 'null' }] } },
+    };
+    expect(validateAgainst(schema, { unit: 'fortnight' }, 'body')).toEqual([
+      { member: 'body.unit', message: "body.unit must be one of 'hour', 'day', or null", keyword: 'enum' },
+    ]);
+    expect(validateAgainst(schema, { unit: null }, 'body')).toEqual([]);
+  });
+
+  it('says to put the members of a missing wrapper inside it', () => {
+    const schema = {
+      $id: 'nap:test.wrapper',
+      type: 'object',
+      required: ['role'],
+      additionalProperties: false,
+      properties: { role: { type: 'object', properties: { name: { type: 'string' }, allowedMethods: { type: 'array' } } } },
+    };
+    const problems = validateAgainst(schema, { name: 'job-reader', allowedMethods: [] }, 'body');
+    expect(problems[0]).toEqual({
+      member: 'body.role',
+      message: `body must have required property 'role': 'name', 'allowedMethods' go inside it ({"role": {"name": …, "allowedMethods": …}})`,
+      keyword: 'required',
+    });
+    expect(problems.map((p) => p.member)).toEqual(['body.role', 'body.name', 'body.allowedMethods']);
+    // a stray member the wrapper does not have either is only refused
+    expect(validateAgainst(schema, { colour: 'red' }, 'body')[0]?.message).toBe("body must have required property 'role'");
+  });
+
+  it('says that a stray member goes inside the one member that holds free-form ones', () => {
+    const schema = {
+      $id: 'nap:test.lone-wrapper',
+      type: 'object',
+      additionalProperties: false,
+      properties: { formData: { type: 'object' } },
+    };
+    expect(validateAgainst(schema, { device: 'core-1' }, 'body')).toEqual([
+      {
+        member: 'body.device',
+        message: `body must NOT have additional property 'device': it goes inside 'formData' ({"formData": {"device": …}})`,
+        keyword: 'additionalProperties',
+      },
+    ]);
+    // beside the wrapper, a stray member is only refused
+    expect(validateAgainst(schema, { formData: {}, device: 'core-1' }, 'body')[0]?.message).toBe(
+      "body must NOT have additional property 'device'",
+    );
+  });
+
+  it('says how to name the field of a field-wise query filter given as plain text', () => {
+    const listed = op({
+      id: 'test.fieldwise',
+      request: {
+        query: {
+          $id: 'nap:test.fieldwise/query',
+          type: 'object',
+          properties: { equals: { type: 'object', additionalProperties: { type: 'string' } }, page: { type: 'object', properties: {} } },
+        },
+      },
+    });
+    expect(validateRequest(listed, { query: { equals: 'error' } })).toEqual([
+      { member: 'query.equals', message: 'query.equals must name the field it filters: equals[<field>]=<value>', keyword: 'type' },
+    ]);
+    expect(validateRequest(listed, { query: { equals: { status: 'error' } } })).toEqual([]);
+    // an object that is no map of fields keeps the plain answer
+    expect(validateRequest(listed, { query: { page: 'x' } })[0]?.message).toBe('query.page must be object');
+  });
+
   it('accepts any response when the operation has no response schema', () => {
     expect(validateResponse(op({ id: 'test.none' }), { anything: true })).toEqual([]);
   });

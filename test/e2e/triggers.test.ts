@@ -99,7 +99,10 @@ describe('endpoint triggers', () => {
       body: { trigger: { name: 'again', type: 'endpoint', actionId: greetId, routeName: 'greet-me' } },
     });
     expect(clash.status).toBe(409);
-    expect(clash.body).toMatchObject({ code: 'TRIGGER_ALREADY_EXISTS' });
+    expect(clash.body).toMatchObject({
+      code: 'TRIGGER_ALREADY_EXISTS',
+      message: `The route name "greet-me" is taken by endpoint trigger "${trigger.name}" (${trigger._id}): give body.routeName another value`,
+    });
     const off = await platform.http('PATCH', `/operations-manager/triggers/${trigger._id}`, { token, body: { enabled: false } });
     expect(off.status).toBe(200);
     expect((off.body as Envelope<Trigger>).data).toMatchObject({ enabled: false, routeName: 'greet-me' });
@@ -335,6 +338,10 @@ describe('manual triggers', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.formData.who' }] });
+    // the form data given bare, without its formData wrapper, is refused, not run on the defaults
+    const bare = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, { token, body: { who: 'eng' } });
+    expect(bare).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ member: 'body.who' }] } });
+    expect((bare.body as { message: string }).message).toContain(`it goes inside 'formData'`);
     const res = await platform.http('POST', `/operations-manager/triggers/manual/${trigger._id}/run`, {
       token,
       body: { formData: { who: 'eng' } },

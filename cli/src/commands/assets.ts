@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context';
 import { eachItem, stopsAll } from '../each';
@@ -235,6 +235,14 @@ export interface GitOptions {
   message?: string;
 }
 
+/** `--reference` or `--message` without `--repository` would be ignored: refused before anything is read or written. */
+function checkGitFlags(opts: GitOptions): void {
+  if (opts.repository !== undefined) return;
+  const given = [opts.reference === undefined ? '' : '--reference', opts.message === undefined ? '' : '--message'].filter((f) => f !== '');
+  if (given.length > 0)
+    throw usage(`${given.join(' and ')} ${given.length > 1 ? 'go' : 'goes'} with --repository URL|DIR: give the Git repository too`);
+}
+
 /** How an imported document took the place of one of its name, for people: `, updating the one there in place`. */
 function howReplaced(outcome: ImportOutcome): string {
   if (outcome.state === 'updated') return `, updating the one there in place${outcome.detail === undefined ? '' : ` (${outcome.detail})`}`;
@@ -292,10 +300,12 @@ export async function importCommand(
 ): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'import');
+  checkGitFlags(opts);
   const client = ctx.client();
   const run = async (root: string): Promise<void> => {
     const resolved = path.resolve(root, target);
     if (opts.repository !== undefined && !resolved.startsWith(path.resolve(root))) throw usage(`${target} is outside the repository`);
+    if (opts.repository !== undefined && !existsSync(resolved)) throw usage(notInRepository(target, root, def.kind, opts));
     const items: ImportItem[] = [];
     for (const file of importFiles(resolved, def.kind)) for (const doc of await readDocuments(ctx, file)) items.push({ doc, file });
     portableOptions(ctx, def, opts); // the flags checked before anything is written
@@ -305,6 +315,26 @@ export async function importCommand(
   };
   if (opts.repository === undefined) await run(process.cwd());
   else await withClone({ repository: opts.repository, reference: opts.reference, debug: debugLog(ctx) }, false, run);
+}
+
+/**
+ * An import path the clone lacks, said of the repository and branch (not of the temporary clone),
+ * with the files of the kind it does hold, so that a missing `--path` folder shows.
+ */
+function notInRepository(target: string, root: string, kind: string, opts: GitOptions): string {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (found.length >= 5 || entry.name === '.git') continue;
+      const rel = path.relative(root, path.join(dir, entry.name));
+      if (entry.isDirectory() && depth < 3) walk(path.join(dir, entry.name), depth + 1);
+      else if (entry.isFile() && entry.name.toLowerCase().includes(`.${kind}.`)) found.push(rel);
+    }
+  };
+  walk(root, 0);
+  const branch = opts.reference === undefined ? 'its default branch' : `branch "${opts.reference}"`;
+  const holds = found.length > 0 ? `; its ${kind} files: ${found.join(', ')}` : `; it holds no ${kind} file`;
+  return `${target}: no such file or folder in ${branch} of ${opts.repository} (the path is from the repository's root)${holds}`;
 }
 
 function debugLog(ctx: Context): ((line: string) => void) | undefined {
@@ -319,6 +349,9 @@ function writeProblem(err: unknown): string {
       return 'no such folder';
     case 'ENOTDIR':
       return 'a part of the path is a file, not a folder';
+    case 'EEXIST':
+      // mkdir of --path itself where a file of that name is
+      return 'the --path is a file, not a folder';
     case 'EISDIR':
       return 'it is a folder';
     case 'EACCES':
@@ -379,6 +412,7 @@ async function exported(ctx: Context, client: Client, def: ResourceDef, found: F
 export async function exportCommand(ctx: Context, word: string, name: string, opts: GitOptions & { path?: string }): Promise<void> {
   const def = resourceOf(word);
   requireVerb(def, 'export');
+  checkGitFlags(opts);
   const client = ctx.client();
   const found = await mustFind(client, def, name);
   const doc = await exported(ctx, client, def, found);
@@ -424,8 +458,8 @@ export async function copyCommand(
   if ((def.export === undefined || def.import === undefined) && def.portable === undefined)
     throw new CliError(`nap copy ${def.singular}: the platform cannot export and import it`, EXIT.USAGE);
   if (opts.from === undefined && opts.to === undefined) throw usage('nap copy needs --from PROFILE and/or --to PROFILE');
-  const from = ctx.client(opts.from);
-  const to = ctx.client(opts.to);
+  const from = ctx.client(opts.from, '--from');
+  const to = ctx.client(opts.to, '--to');
   if (from.url === to.url && (opts.from ?? '') === (opts.to ?? '')) throw usage('--from and --to name the same profile');
   portableOptions(ctx, def, opts); // the flags checked before anything is read
   const found = await mustFind(from, def, name);

@@ -13,7 +13,7 @@ import { CliError, EXIT, usage } from '../errors';
 import type { ExitCode } from '../errors';
 import { parseVars, readData } from '../files';
 import { loadEventsourceParser } from '../lazy';
-import type { Client, Query } from '../http/client';
+import type { ApiRequest, Client, Query } from '../http/client';
 import { pathOf, platformMessage } from '../http/client';
 import { eachItem } from '../each';
 import { bytesText, statusColor, table } from '../output/format';
@@ -357,18 +357,24 @@ export async function runAutomation(ctx: Context, name: string, opts: RunOptions
     formData = data;
   }
   formData = { ...formData, ...(await jobVariables(ctx, { ...opts, formData: undefined })) };
-  const started =
+  const start: ApiRequest =
     chosen.type === 'manual'
-      ? await client.request({
-          method: 'POST',
-          path: pathOf('/operations-manager/triggers/manual/:id/run', { id: String(chosen._id) }),
-          json: { formData },
-        })
-      : await client.request({
+      ? { method: 'POST', path: pathOf('/operations-manager/triggers/manual/:id/run', { id: String(chosen._id) }), json: { formData } }
+      : {
           method: 'POST',
           path: pathOf('/operations-manager/triggers/endpoint/:routeName', { routeName: String(chosen.routeName) }),
           json: formData,
-        });
+        };
+  const started = await client.send(start);
+  if (started.status >= 400) {
+    const failure = client.failure(start, started);
+    // the trigger's schema (or form) refused the variables: say which flags give them
+    if (started.status !== 400 || platformMessage(started.body).code !== 'VALIDATION_FAILED') throw failure;
+    throw new CliError(
+      `${failure.message}; give ${chosen.type} trigger "${String(chosen.name)}" what it asks with --var name=value or --form-data '{"name": "value"}'`,
+      failure.exitCode,
+    );
+  }
   const job = unwrap(started.body);
   if (!isDoc(job)) throw new CliError(`the trigger "${String(chosen.name)}" answered no job`, EXIT.FAILED);
   await afterStart(ctx, client, job, opts);

@@ -354,14 +354,25 @@ export function resolveProfile(config: LoadedConfig, requested: string | undefin
   return namedProfile(config, name, env, fromEnv);
 }
 
-/** A profile by name (`copy --from/--to`), with `IPCTL_PROFILE_<NAME>_*` overrides and, for the active one, `NAP_*`. */
-export function namedProfile(config: LoadedConfig, name: string, env: NodeJS.ProcessEnv = process.env, extra: Section = {}): Profile {
+/**
+ * A profile by name (`copy --from/--to`), with `IPCTL_PROFILE_<NAME>_*` overrides and, for the active one, `NAP_*`.
+ * `flag` is the flag that named it (`--to`), for the message when no file has it.
+ */
+export function namedProfile(
+  config: LoadedConfig,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+  extra: Section = {},
+  flag?: string,
+): Profile {
   const section = config.profiles.get(name);
   if (section === undefined) {
     const where = config.read.length > 0 ? config.read.join(' or ') : `${config.files.ipctl} or ${config.files.nap} (neither exists)`;
     const known = [...config.profiles.keys()];
     const hint = known.length > 0 ? ` (profiles: ${known.join(', ')})` : '';
-    throw new CliError(`profile "${name}" is not in ${where}${hint}; name one with --profile, or set NAP_URL and credentials`, EXIT.USAGE);
+    // NAP_URL makes the active profile only: a copy's --from/--to names one of the files
+    const todo = flag === undefined ? 'name one with --profile, or set NAP_URL and credentials' : `name one of them with ${flag}`;
+    throw new CliError(`${flag === undefined ? '' : `${flag} ${name}: `}profile "${name}" is not in ${where}${hint}; ${todo}`, EXIT.USAGE);
   }
   const inherited = name === 'default' ? {} : (config.profiles.get('default') ?? {});
   const overrides = ipctlOverrides(name, env);

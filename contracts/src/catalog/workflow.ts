@@ -498,7 +498,7 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     http: { method: 'POST', path: '/operations-manager/triggers/manual/:id/run' },
     auditKind: 'trigger',
     roles: ROLE_SETS.run,
-    body: obj({ formData: anyObject("the form's data; becomes the job variables") }),
+    body: closed({ formData: anyObject("the form's data; becomes the job variables") }),
     response: startedJobEnvelopeSchema,
     addition: true,
     notes:

@@ -29,7 +29,7 @@ export class TriggerRepository {
     try {
       return await this.triggers.insertOne(doc);
     } catch (err) {
-      throw duplicate(err, doc);
+      throw await this.duplicate(err, doc);
     }
   }
 
@@ -59,8 +59,24 @@ export class TriggerRepository {
         { returnDocument: 'after' },
       );
     } catch (err) {
-      throw duplicate(err, doc);
+      throw await this.duplicate(err, doc);
     }
+  }
+
+  /**
+   * A duplicate key said as what clashed: the route name of another endpoint trigger (named, with
+   * what to do), else the id. Any other error as it is.
+   */
+  private async duplicate(err: unknown, doc: TriggerRecord): Promise<unknown> {
+    if (!hasCode(err, 'STORE_DUPLICATE_KEY')) return err;
+    const route = doc.type === 'endpoint' && typeof doc.routeName === 'string' ? await this.findEndpoint(doc.routeName) : null;
+    if (route !== null && route._id !== doc._id)
+      return new AppError(
+        'TRIGGER_ALREADY_EXISTS',
+        `The route name "${String(doc.routeName)}" is taken by endpoint trigger "${route.name}" (${route._id}): give body.routeName another value`,
+        { cause: err },
+      );
+    return new AppError('TRIGGER_ALREADY_EXISTS', `A trigger with id "${doc._id}" exists`, { cause: err });
   }
 
   findById(id: string): Promise<TriggerRecord | null> {
@@ -159,10 +175,4 @@ export class TriggerRepository {
   release(id: string, serverId: string): Promise<void> {
     return this.claims.release(id, serverId);
   }
-}
-
-function duplicate(err: unknown, doc: TriggerRecord): unknown {
-  if (!hasCode(err, 'STORE_DUPLICATE_KEY')) return err;
-  const detail = doc.type === 'endpoint' ? `, or an endpoint trigger with the route name "${String(doc.routeName)}",` : '';
-  return new AppError('TRIGGER_ALREADY_EXISTS', `A trigger with id "${doc._id}"${detail} exists`, { cause: err });
 }
