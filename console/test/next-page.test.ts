@@ -19,6 +19,8 @@ describe('the page after the log-in', () => {
       'javascript:alert(1)',
       '/\tjobs',
       '/\u0000x',
+      '/jobs/..//example.com',
+      '/%2e%2e//example.com',
     ])
       expect(safeNext(next)).toBe('/');
   });

@@ -31,6 +31,8 @@ export interface SamlResponseOptions {
   recipient?: string;
   /** Seconds from now until NotOnOrAfter; negative: expired already. Default 300. */
   expiresIn?: number;
+  /** Seconds from now until NotBefore of the conditions and the subject confirmation; positive: not valid yet. Default -60 (conditions only). */
+  notBeforeIn?: number;
   /** The assertion's ID (default a fresh one): a reused id is a replay. */
   assertionId?: string;
   /** Changes the XML after it was signed (the signature then no longer holds). */
@@ -138,6 +140,8 @@ export async function startSamlIdentityProvider(options: { spEntityId: string })
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
     const ends = iso(now + (opts.expiresIn ?? 300) * 1000);
+    const begins = iso(now + (opts.notBeforeIn ?? -60) * 1000);
+    const subjectBegins = opts.notBeforeIn === undefined ? '' : ` NotBefore="${begins}"`;
     const issuer = opts.issuer ?? entityId;
     const recipient = opts.recipient ?? request.acsUrl;
     const assertionId = opts.assertionId ?? `_a${randomUUID()}`;
@@ -152,9 +156,9 @@ export async function startSamlIdentityProvider(options: { spEntityId: string })
       `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
       `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${escapeXml(person.nameId)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
-      `<saml:SubjectConfirmationData InResponseTo="${request.id}" NotOnOrAfter="${ends}" Recipient="${escapeXml(recipient)}"/>` +
+      `<saml:SubjectConfirmationData InResponseTo="${request.id}"${subjectBegins} NotOnOrAfter="${ends}" Recipient="${escapeXml(recipient)}"/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +
-      `<saml:Conditions NotBefore="${iso(now - 60_000)}" NotOnOrAfter="${ends}">` +
+      `<saml:Conditions NotBefore="${begins}" NotOnOrAfter="${ends}">` +
       `<saml:AudienceRestriction><saml:Audience>${escapeXml(opts.audience ?? options.spEntityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
       `<saml:AuthnStatement AuthnInstant="${iso(now)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext>` +
       `<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +

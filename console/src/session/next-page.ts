@@ -8,7 +8,8 @@ export function safeNext(next: string | null): string {
   if (!next || !next.startsWith('/') || next.startsWith('//') || [...next].some(unsafe)) return '/';
   try {
     const url = new URL(next, 'http://console.invalid');
-    return url.origin === 'http://console.invalid' ? `${url.pathname}${url.search}${url.hash}` : '/';
+    // dot segments can leave a path of two slashes (`/a/..//example.com`), which reads as another site
+    return url.origin === 'http://console.invalid' && !url.pathname.startsWith('//') ? `${url.pathname}${url.search}${url.hash}` : '/';
   } catch {
     return '/';
   }

@@ -34,6 +34,8 @@ const PEOPLE = {
   // a provider's person named as the local administrator: never signs in as it
   'admin-sub': { preferred_username: 'admin', groups: ['nap-admins'] },
   'nameless-sub': { groups: ['netops'] },
+  // another person of the provider who took alice's preferred_username (a changed or reused name)
+  'mallory-sub': { preferred_username: 'alice', groups: ['netops'] },
 };
 
 let platform: TestPlatform;
@@ -211,6 +213,18 @@ describe('OpenID Connect sign-in through the browser', () => {
     const bob = await accountOf('bob');
     expect(await groupNames(bob.groups)).toEqual(['netops:corp']);
     expect(bob.roles).toEqual([]);
+  });
+
+  test("another person of the provider under alice's username (another subject) is refused; alice keeps her account", async () => {
+    const before = await accountOf('alice');
+    const mallory = await signIn(new BrowserSession(), 'mallory-sub');
+    expect(mallory.status).toBe(401);
+    expect(errorOf(mallory).message).toMatch(/belongs to another person of this provider/);
+    const after = await accountOf('alice');
+    expect(after.groups.sort()).toEqual(before.groups.sort());
+    const alice = new BrowserSession();
+    expect((await signIn(alice, 'alice-sub')).status).toBe(303);
+    expect((await whoamiWithCookie(alice)).body.roles).toContain('admin');
   });
 
   test('an ID token for another audience is refused, naming the audience', async () => {

@@ -209,6 +209,80 @@ describe('SAML 2.0 sign-in through the browser', () => {
     }
   });
 
+  test('an assertion not valid yet is refused; NotBefore and NotOnOrAfter within the clock skew (60 s) are accepted', async () => {
+    const early = await signIn(new BrowserSession(), BOB, { notBeforeIn: 600 });
+    expect(early.status).toBe(401);
+    expect(messageOf(early)).toMatch(/NotBefore|subject confirmation/i);
+    expect((await signIn(new BrowserSession(), BOB, { notBeforeIn: 20 })).status).toBe(303);
+    expect((await signIn(new BrowserSession(), BOB, { expiresIn: -20 })).status).toBe(303);
+  });
+
+  test('signature wrapping: an unsigned assertion beside, around or in place of the signed one signs nobody in', async () => {
+    const signatureOf = (xml: string) => /<Signature [\s\S]*?<\/Signature>/.exec(xml)?.[0] ?? '';
+    const signedAssertionOf = (xml: string) => /<saml:Assertion [\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] ?? '';
+    // the same assertion made out for alice, an admin, without its signature
+    const forged = (signed: string, id: string) =>
+      signed
+        .replace(signatureOf(signed), '')
+        .replace(/ ID="[^"]+"/, ` ID="${id}"`)
+        .replace('>bob</saml:NameID>', '>alice</saml:NameID>')
+        .replace('<saml:AttributeValue>netops</saml:AttributeValue>', '<saml:AttributeValue>nap-admins</saml:AttributeValue>');
+    const wraps: Record<string, (xml: string) => string> = {
+      'a forged assertion before the signed one': (xml) => {
+        const signed = signedAssertionOf(xml);
+        return xml.replace(signed, forged(signed, '_forged') + signed);
+      },
+      'the signed assertion inside the Advice of a forged one': (xml) => {
+        const signed = signedAssertionOf(xml);
+        const outer = forged(signed, '_forged');
+        return xml.replace(signed, outer.replace(/<\/saml:Assertion>$/, `<saml:Advice>${signed}</saml:Advice></saml:Assertion>`));
+      },
+      "a forged assertion with the signed one's signature, the signed one in the response's Extensions": (xml) => {
+        const signed = signedAssertionOf(xml);
+        const outer = forged(signed, '_forged').replace('</saml:Issuer>', `</saml:Issuer>${signatureOf(signed)}`);
+        return xml.replace('</saml:Issuer>', `</saml:Issuer><samlp:Extensions>${signed}</samlp:Extensions>`).replace(signed, outer);
+      },
+      "a forged assertion with the signed one's ID and signature, the signed one in the response's Extensions": (xml) => {
+        const signed = signedAssertionOf(xml);
+        const id = / ID="([^"]+)"/.exec(signed)?.[1] ?? '';
+        const outer = forged(signed, id).replace('</saml:Issuer>', `</saml:Issuer>${signatureOf(signed)}`);
+        return xml.replace('</saml:Issuer>', `</saml:Issuer><samlp:Extensions>${signed}</samlp:Extensions>`).replace(signed, outer);
+      },
+    };
+    for (const [wrap, afterSigning] of Object.entries(wraps)) {
+      const answer = await signIn(new BrowserSession(), BOB, { afterSigning });
+      expect({ wrap, status: answer.status }).toEqual({ wrap, status: 401 });
+      expect(messageOf(answer)).toMatch(/signature|assertion/i);
+    }
+  });
+
+  test('a comment put into a signed NameID or group name (the signature ignores comments) changes neither', async () => {
+    const mallory: SamlPerson = { nameId: 'alice.mallory', attributes: { groups: ['nap-admins.mallory'] } };
+    const browser = new BrowserSession();
+    const answer = await signIn(browser, mallory, {
+      afterSigning: (xml) =>
+        xml.replace('>alice.mallory<', '>alice<!---->.mallory<').replace('>nap-admins.mallory<', '>nap-admins<!---->.mallory<'),
+    });
+    expect(answer.status).toBe(303);
+    const me = await platform.http('GET', '/whoami', { headers: { cookie: `token=${browser.cookie(napUrl, 'token')}` } });
+    expect((me.body as Account).username).toBe('alice.mallory');
+    expect((me.body as Account).roles).not.toContain('admin');
+    expect(await groupNames((await accountOf('alice.mallory')).groups)).toEqual(['nap-admins.mallory:corp-saml']);
+  });
+
+  test('a group named like an admin group in other letters (full width, invisible characters) is no admin group; one in capitals is', async () => {
+    const lookalikes = ['ｎａｐ-ａｄｍｉｎｓ', 'nap-ad\u00admins', 'nap-ad\u200bmins', 'ⓝap-admins'];
+    const browser = new BrowserSession();
+    expect((await signIn(browser, { nameId: 'eve', attributes: { groups: lookalikes } })).status).toBe(303);
+    const eve = await platform.http('GET', '/whoami', { headers: { cookie: `token=${browser.cookie(napUrl, 'token')}` } });
+    expect((eve.body as Account).roles).not.toContain('admin');
+    expect((await groupNames((await accountOf('eve')).groups)).length).toBe(lookalikes.length);
+    const capitals = new BrowserSession();
+    expect((await signIn(capitals, { nameId: 'carol', attributes: { groups: ['NAP-ADMINS'] } })).status).toBe(303);
+    const carol = await platform.http('GET', '/whoami', { headers: { cookie: `token=${capitals.cookie(napUrl, 'token')}` } });
+    expect((carol.body as Account).roles).toContain('admin');
+  });
+
   test('a response the browser did not begin (IdP-initiated, or carried to another browser) is refused', async () => {
     const carrier = new BrowserSession();
     idp.signInAs(BOB);

@@ -35,6 +35,7 @@ export class OpenIdProvider implements BrowserMethod {
   readonly label: string;
   readonly recheckMinutes: number;
   readonly recheckNeedsRenewal = true;
+  readonly externalIdIsPermanent = true;
   private readonly redirectUri: string;
   private readonly timeoutMs: number;
   private discovered: Promise<Configuration> | undefined;

@@ -92,6 +92,10 @@ describe('groups of a sign-in', () => {
   it('compares group names without case, as directories do', () => {
     expect(sameGroupName('NAP-Admins', 'nap-admins')).toBe(true);
     expect(sameGroupName('nap-admins', 'nap-admin')).toBe(false);
+    expect(sameGroupName('Équipe', 'e\u0301quipe')).toBe(true);
+    // letters that only look alike are other names: a person may be free to name a group at the provider
+    for (const lookalike of ['ｎａｐ-ａｄｍｉｎｓ', 'ⓝap-admins', 'nap-ad\u00admins', 'nap-ad\u200bmins', 'nap-admins\u0000', 'nap-édmins'])
+      expect({ lookalike, same: sameGroupName('nap-admins', lookalike) }).toEqual({ lookalike, same: false });
   });
 
   it('never merges a directory group into a group of the same name', () => {
@@ -163,6 +167,9 @@ describe('browser sign-in', () => {
     for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example/', 'console', '/\t/evil.example', '/a\nb', ''])
       expect({ bad, path: safeReturnPath(bad) }).toEqual({ bad, path: undefined });
     expect(safeReturnPath('/../../console')).toBe('/console');
+    // dot segments that resolve to a path beginning with // (a scheme-relative URL of another site)
+    for (const bad of ['/console/..//evil.example', '/.//evil.example', '/%2e%2e//evil.example/x'])
+      expect({ bad, path: safeReturnPath(bad) }).toEqual({ bad, path: undefined });
   });
 
   it('reads groups and usernames from claims, dotted paths reaching into objects', () => {

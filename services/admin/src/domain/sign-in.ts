@@ -65,6 +65,13 @@ interface MethodBase {
   /** True when `recheck` needs the session's `renewal` (OIDC): a session begun without one ends when its re-check falls due. */
   readonly recheckNeedsRenewal?: boolean;
   /**
+   * True when `externalId` names one person for good (an OIDC `sub`: never changed, never given to
+   * another): a sign-in whose username is that of an account of another `externalId` is another
+   * person of the provider under the same name (a changed or reused `preferred_username` or
+   * `email`), and is refused rather than given the account.
+   */
+  readonly externalIdIsPermanent?: boolean;
+  /**
    * Gives a session's `renewal` back to the provider when the session ends (OIDC token revocation,
    * RFC 7009, where the provider offers it), so that a refresh token outlives no session.
    */
@@ -285,7 +292,8 @@ export function safeReturnPath(returnTo: string | undefined): string | undefined
   if (!returnTo.startsWith('/') || returnTo.startsWith('//') || [...returnTo].some(isUnsafeInPath)) return undefined;
   // resolved against a dummy origin, a same-origin path stays on it
   const resolved = new URL(returnTo, 'http://nap.invalid');
-  if (resolved.origin !== 'http://nap.invalid') return undefined;
+  // dot segments can leave a path of two slashes (`/a/..//evil.example`), which a browser reads as another site
+  if (resolved.origin !== 'http://nap.invalid' || resolved.pathname.startsWith('//')) return undefined;
   return `${resolved.pathname}${resolved.search}${resolved.hash}`;
 }
 
@@ -370,9 +378,14 @@ export function seededAuthenticationProps(
 
 // ---- groups and accounts of a sign-in ----
 
-/** Group names compare without case: directories (Active Directory above all) do. */
+/**
+ * Group names compare without case, as directories (Active Directory above all) do, and otherwise
+ * exactly: a collation would also take full-width or circled letters and invisible characters
+ * (soft hyphen, zero-width space) for the letters they look like, so a person free to name a group
+ * at the identity provider (`ｎａｐ-ａｄｍｉｎｓ`) would get the admin role of `nap-admins`.
+ */
 export function sameGroupName(a: string, b: string): boolean {
-  return a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+  return a.normalize('NFC').toLowerCase() === b.normalize('NFC').toLowerCase();
 }
 
 /**

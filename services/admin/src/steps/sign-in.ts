@@ -137,6 +137,7 @@ export async function signedInAccount(
 ): Promise<AccountRecord | undefined> {
   let account = await svc.accounts.findByUsername(identity.username);
   if (account !== null && account.provenance !== method.name) return notTakenOver(svc, method, identity, account);
+  if (account !== null) checkSamePerson(svc, method, identity, account);
   const groups = await directoryGroups(svc, method, identity.groups);
   const groupIds = groups.map((g) => g._id);
   const now = new Date().toISOString();
@@ -153,6 +154,7 @@ export async function signedInAccount(
       // the same person signing in twice at once: the other sign-in made it
       account = await svc.accounts.findByUsername(identity.username);
       if (account === null || account.provenance !== method.name) return notTakenOver(svc, method, identity, account);
+      checkSamePerson(svc, method, identity, account);
     }
   }
   const current = account.groups.length ? await svc.groups.byIds(account.groups) : [];
@@ -174,6 +176,23 @@ export async function signedInAccount(
     await svc.events.accountChanged({ accountId: account._id, reason: 'groups' });
   }
   return updated;
+}
+
+/**
+ * Refuses a person of the method whose username is that of an account another person of the same
+ * method holds (see `externalIdIsPermanent`): 401 `UNAUTHENTICATED`, logged with both subjects.
+ */
+function checkSamePerson(svc: AdminContext, method: SignInMethod, identity: ExternalIdentity, account: AccountRecord): void {
+  if (method.externalIdIsPermanent !== true || account.externalId === undefined || identity.externalId === account.externalId) return;
+  svc.log.warn(
+    { provider: method.name, username: identity.username, externalId: identity.externalId, accountExternalId: account.externalId },
+    'Sign-in refused: the username belongs to another person of the sign-in method',
+  );
+  throw new AppError(
+    'UNAUTHENTICATED',
+    `Sign-in with "${method.name}" refused: the username "${identity.username}" belongs to another person of this provider (another subject); ` +
+      'if the provider gave the name to someone new, an administrator deletes the old account first',
+  );
 }
 
 /** The refusal of a sign-in whose username belongs to a local account or to another method, logged. */
