@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The route exists but not with this method.' },
   CONFLICT: { status: 409, retryable: false, description: 'The request conflicts with the current state.' },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than the configured limit.' },
+  TOO_MANY_STREAMS: {
+    status: 429,
+    retryable: true,
+    description: 'The caller has as many event streams open on the gateway as one caller may: close one before opening another.',
+  },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     retryable: false,

@@ -57,7 +57,7 @@ export interface GatewayOptions extends BrowserSafetyOptions {
    */
   audit?: AuditRecorder | false;
   /** Settings of the event streams: heartbeat interval, how slow clients are dropped. */
-  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink' | 'resume'>;
+  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink' | 'resume' | 'callerRecheckMs' | 'maxStreamsPerCaller'>;
 }
 
 export interface Gateway {

@@ -383,6 +383,8 @@ export class JobEventHub {
   private readonly replays: ReplaySlots;
   /** Resumed streams waiting for their turn to replay: open, with keep-alive comments. */
   private readonly waitingSinks = new Set<SseSink>();
+  /** The sink of each response the hub streams to, so that a stream can be ended from outside ({@link endStream}). */
+  private readonly sinks = new WeakMap<ServerResponse, SseSink>();
 
   /** Clients by stream, and the count of slow ones dropped (both no-ops without a registry). */
   private readonly perStream = new Map<HubStream, number>(HUB_STREAMS.map((stream) => [stream, 0]));
@@ -422,6 +424,11 @@ export class JobEventHub {
   }
 
   // ---- clients ----------------------------------------------------------------------------------
+
+  /** Ends the stream of `res` without what is queued for it (its caller lost access); nothing when it has none. */
+  endStream(res: ServerResponse): void {
+    this.sinks.get(res)?.close();
+  }
 
   /**
    * Follows one job for a client whose response is not open yet: events wait until `open()`, so
@@ -504,6 +511,7 @@ export class JobEventHub {
         if (this.clientCount === 0) this.idle();
       },
     );
+    this.sinks.set(res, sink);
     return sink;
   }
 

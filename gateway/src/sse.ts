@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, isSubjectToken } from '@nap/contracts';
+import { AppError, hasCode, isSubjectToken } from '@nap/contracts';
 import type { Caller, EventStreamFilter, OperationDef, OperationId, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient } from '@nap/bus';
 import type { Logger, Registry } from '@nap/telemetry';
+import { readCredentials } from './auth/authenticator';
 import type { Authenticator } from './auth/authenticator';
 import { authenticate } from './authenticate';
 import type { ClientAddress } from './client-address';
@@ -31,6 +32,13 @@ export interface EventStreamOptions {
   resume?: Partial<ResumeOptions>;
   /** Further streamed answers the gateway gives itself, by operation id (the audit export). */
   others?: Readonly<Record<string, EventStreamHandler>>;
+  /**
+   * How often an open stream's token is authenticated again besides the changes the authenticator
+   * hears of (it expired, or its session was ended where no event reached this gateway), ms. Default 60 s.
+   */
+  callerRecheckMs?: number;
+  /** Streams one caller may have open at once on this gateway (both kinds); more are refused with 429 `TOO_MANY_STREAMS`. Default 100. */
+  maxStreamsPerCaller?: number;
 }
 
 /** A stream the gateway answers itself: the catalog operation, its path parameters, the exchange, the parsed query. */
@@ -54,6 +62,8 @@ export interface EventStreams {
 }
 
 const FINAL_STATUSES = new Set(['complete', 'error', 'canceled']);
+/** Streams one caller may have open at once on a gateway: a client that opens streams without end cannot take every socket. */
+const MAX_STREAMS_PER_CALLER = 100;
 
 /** Sends the headers of an event stream. */
 function openStream(res: ServerResponse): void {
@@ -92,6 +102,71 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     ...(options.resume ? { resume: options.resume } : {}),
   });
 
+  const recheckMs = options.callerRecheckMs ?? 60_000;
+  const maxStreams = options.maxStreamsPerCaller ?? MAX_STREAMS_PER_CALLER;
+  const openByCaller = new Map<string, number>();
+
+  /** Counts a stream of the caller until its response closes; 429 `TOO_MANY_STREAMS` when the caller has as many open as it may. */
+  function countStream(caller: Caller, res: ServerResponse): void {
+    const open = openByCaller.get(caller.id) ?? 0;
+    if (open >= maxStreams)
+      throw new AppError(
+        'TOO_MANY_STREAMS',
+        `"${caller.username}" has ${open} event streams open on this gateway, as many as one caller may; close one first (one GET /operations-manager/events follows every job)`,
+        { details: { limit: maxStreams } },
+      );
+    openByCaller.set(caller.id, open + 1);
+    res.once('close', () => {
+      const left = (openByCaller.get(caller.id) ?? 1) - 1;
+      if (left > 0) openByCaller.set(caller.id, left);
+      else openByCaller.delete(caller.id);
+    });
+  }
+
+  /**
+   * Keeps an open stream's caller as it began: its credentials are authenticated again at each
+   * change the authenticator hears of (a session ended, an account or group changed) and, for a
+   * token, every `callerRecheckMs`; once they are refused, or give the caller other roles, groups or
+   * operations, the stream ends without what was queued for it. The client reconnects (with
+   * Last-Event-ID) and is refused, or filtered anew. A check the admin service cannot answer (503)
+   * leaves the stream as it is, to be checked again.
+   */
+  function keepCallerChecked(
+    op: OperationDef,
+    req: IncomingMessage,
+    query: Record<string, unknown>,
+    caller: Caller,
+    res: ServerResponse,
+  ): void {
+    const began = callerKey(caller);
+    let checking = false;
+    const check = async (): Promise<void> => {
+      if (checking || res.writableEnded) return;
+      checking = true;
+      let holds: boolean;
+      try {
+        holds = callerKey(await authorized(op, req, query)) === began;
+      } catch (err) {
+        holds = !hasCode(err, 'UNAUTHENTICATED') && !hasCode(err, 'FORBIDDEN');
+      } finally {
+        checking = false;
+      }
+      if (holds || res.writableEnded) return;
+      logger.info({ caller: caller.username, path: req.url?.split('?')[0] }, "Ended an event stream whose caller's access changed");
+      stop();
+      hub.endStream(res);
+    };
+    const run = () => void check().catch((err: unknown) => logger.warn({ err }, 'Checking the caller of an event stream failed'));
+    const stopListening = authenticator.onChange(run);
+    const timer = readCredentials(req.headers, query.token)?.kind === 'token' ? setInterval(run, recheckMs) : undefined;
+    timer?.unref();
+    const stop = () => {
+      stopListening();
+      if (timer !== undefined) clearInterval(timer);
+    };
+    res.once('close', stop);
+  }
+
   async function authorized(
     op: OperationDef,
     req: IncomingMessage,
@@ -105,6 +180,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
 
   const jobEvents: EventStreamHandler = async (op, params, req, res, query, requestId, locals) => {
     const caller = await authorized(op, req, query, locals);
+    countStream(caller, res);
     const jobId = params.jobId ?? '';
     // an id that cannot be a subject token (`a.b`, `../x`) names no job: answered before subscribing
     if (!isSubjectToken(jobId)) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId.slice(0, 64)}"`);
@@ -123,11 +199,13 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
       watch.sink.end();
       return;
     }
+    keepCallerChecked(op, req, query, caller, res);
     watch.open();
   };
 
   const allEvents: EventStreamHandler = async (op, _params, req, res, rawQuery, requestId, locals) => {
     const caller = await authorized(op, req, rawQuery, locals);
+    countStream(caller, res);
     const query = { ...rawQuery };
     delete query.token;
     const parts = { params: {}, query };
@@ -136,6 +214,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     const deliver = resumeFrom(req);
     openStream(res);
     res.write(': following job events\n\n');
+    keepCallerChecked(op, req, rawQuery, caller, res);
     try {
       await hub.watchAll(caller, filter, deliver, res);
     } catch (err) {
@@ -150,6 +229,11 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     >),
   );
   return { get: (id) => streams.get(id) ?? options.others?.[id], stop: () => hub.stop(), hub };
+}
+
+/** What of a caller decides what its stream shows: a change of any ends the stream. */
+function callerKey(caller: Caller): string {
+  return JSON.stringify([caller.id, [...caller.roles].sort(), [...caller.groups].sort(), [...(caller.operations ?? [])].sort()]);
 }
 
 /** How much of a Last-Event-ID that is not one an error quotes. */

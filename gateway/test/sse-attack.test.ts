@@ -1,5 +1,6 @@
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
+import { eventually } from '@nap/testing';
 
 /**
  * The Last-Event-ID of GET /operations-manager/events tried with what a careless or hostile client
@@ -7,10 +8,11 @@ import type { TestPlatform } from '@nap/standalone';
  * header, and the error quotes only the start of a long value.
  */
 let platform: TestPlatform;
+const MAX_STREAMS = 3;
 let token: string;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ gateway: { maxStreamsPerCaller: MAX_STREAMS } });
   token = await platform.login();
 });
 
@@ -62,4 +64,30 @@ it.each([
   ['empty (new events)', ''],
 ])('resumes from a Last-Event-ID that is %s', async (_, id) => {
   expect((await resume(id)).status).toBe(200);
+});
+
+it('refuses a caller more open streams than it may have (429 TOO_MANY_STREAMS, either stream), and opens one again once one closes', async () => {
+  const open = (path: string, abort: AbortController) =>
+    fetch(`${platform.url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
+  const aborts = Array.from({ length: MAX_STREAMS }, () => new AbortController());
+  try {
+    for (const abort of aborts) expect((await open('/operations-manager/events', abort)).status).toBe(200);
+    for (const path of ['/operations-manager/events', '/operations-manager/jobs/any-job/events']) {
+      const refused = await open(path, new AbortController());
+      expect({ path, status: refused.status }).toEqual({ path, status: 429 });
+      expect(await refused.json()).toMatchObject({ code: 'TOO_MANY_STREAMS', details: { limit: MAX_STREAMS } });
+    }
+    aborts[0]?.abort();
+    const again = new AbortController();
+    aborts.push(again);
+    const status = await eventually('a stream opens once one closed', async () => {
+      const res = await open('/operations-manager/events', again);
+      if (res.status !== 429) return res.status;
+      await res.body?.cancel();
+      return false;
+    });
+    expect(status).toBe(200);
+  } finally {
+    for (const abort of aborts) abort.abort();
+  }
 });

@@ -151,6 +151,52 @@ it('shows a caller only the jobs it may see, and refuses a bad filter before str
   expect((await fetch(`${platform.url}/operations-manager/events`)).status).toBe(401);
 });
 
+/** 'ended' when the server ends the stream; 'open' when it is still open after `boundMs` (a bound against a hang, not a timing). */
+async function endOf(res: Response, boundMs = 20_000): Promise<'ended' | 'open'> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  let bound: NodeJS.Timeout | undefined;
+  const open = new Promise<'open'>((resolve) => (bound = setTimeout(() => resolve('open'), boundMs)));
+  const ended = (async () => {
+    while (!(await reader.read()).done);
+    return 'ended' as const;
+  })();
+  const outcome = await Promise.race([ended, open]);
+  clearTimeout(bound);
+  if (outcome === 'open') await reader.cancel();
+  return outcome;
+}
+
+it('ends the stream of a caller that loses access (logged out, taken out of its group, deactivated); reconnecting is refused', async () => {
+  const admin = token;
+  const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'revoked-readers' } } });
+  const groupId = (group.body as { data: { _id: string } }).data._id;
+  await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: admin, body: { roles: ['operations'] } });
+  const person = async (username: string) => {
+    const made = await platform.http('POST', '/user-management/accounts', {
+      token: admin,
+      body: { account: { username, password: `${username}-pw`, groups: [groupId] } },
+    });
+    const body = made.body as { data?: { _id: string }; _id?: string };
+    return { id: body.data?._id ?? body._id ?? '', token: await platform.login(username, `${username}-pw`) };
+  };
+  const changes: Record<string, (who: { id: string; token: string }) => Promise<{ status: number }>> = {
+    'logged out': (who) => platform.http('GET', '/logout', { token: who.token }),
+    'taken out of its group': (who) =>
+      platform.http('PUT', `/user-management/accounts/${who.id}/groups`, { token: admin, body: { groups: [] } }),
+    deactivated: (who) => platform.http('PATCH', `/authorization/accounts/${who.id}`, { token: admin, body: { inactive: true } }),
+  };
+  for (const [change, make] of Object.entries(changes)) {
+    const who = await person(`revoked-${change.replace(/ /g, '-')}`);
+    const all = await follow('', {}, who.token);
+    expect({ change, status: all.status }).toEqual({ change, status: 200 });
+    expect({ change, status: (await make(who)).status }).toEqual({ change, status: 200 });
+    expect({ change, all: await endOf(all) }).toEqual({ change, all: 'ended' });
+    // out of its group it holds no role any more
+    const refused = change === 'taken out of its group' ? 403 : 401;
+    expect({ change, reconnect: (await follow('', {}, who.token)).status }).toEqual({ change, reconnect: refused });
+  }
+}, 120_000);
+
 it('serves the AsyncAPI document of the events without credentials', async () => {
   const res = await fetch(`${platform.url}/asyncapi.json`);
   expect(res.status).toBe(200);

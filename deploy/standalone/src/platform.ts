@@ -35,7 +35,7 @@ export interface PlatformOptions {
   /** Which services to run in this process; all six by default. */
   services?: readonly ServiceName[];
   /** Settings of the gateway beside the configuration's (tests: how long Basic credentials are remembered). */
-  gateway?: { basicCredentialsTtlMs?: number };
+  gateway?: { basicCredentialsTtlMs?: number; maxStreamsPerCaller?: number };
 }
 
 export interface Platform {
@@ -148,6 +148,9 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       consoleDir: config.consoleDir,
       ...(config.auditTrail ? {} : { audit: false as const }),
       ...(options.gateway?.basicCredentialsTtlMs !== undefined ? { basicCredentialsTtlMs: options.gateway.basicCredentialsTtlMs } : {}),
+      ...(options.gateway?.maxStreamsPerCaller !== undefined
+        ? { eventStreams: { maxStreamsPerCaller: options.gateway.maxStreamsPerCaller } }
+        : {}),
     });
     await gateway.start();
     const server = await listen(gateway.handler, config.host, config.port, {

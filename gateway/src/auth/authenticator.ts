@@ -77,6 +77,7 @@ export class Authenticator {
   private keysError: AppError | undefined;
   private lastKeysFetch = 0;
   private subscriptions: Subscription[] = [];
+  private readonly changeListeners = new Set<() => void>();
   private readonly sessionTtlMs: number;
   private readonly basicTtlMs: number;
 
@@ -107,6 +108,21 @@ export class Authenticator {
     this.inflight.clear();
     this.sessions.clear();
     this.basic.clear();
+    this.changed();
+  }
+
+  /**
+   * Calls `listener` after each change that may take access back (a session ended, an account or
+   * group changed, events missed while disconnected): what holds credentials for long (an event
+   * stream) authenticates them again. Answers the function that stops the calls.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.changeListeners]) listener();
   }
 
   /**
@@ -254,7 +270,9 @@ export class Authenticator {
       }
     } else if (entity === 'group') {
       this.clear();
+      return;
     }
+    this.changed();
   }
 }
 
