@@ -118,6 +118,40 @@ describe('NETCONF over the inventory device netconf port', () => {
     });
   });
 
+  it('refuses a filter, configuration or operation that would leave its place in the RPC (more operations, or a message of its own), naming the member', async () => {
+    const contact = `<system xmlns="${SYSTEM_NS}"><contact>injected</contact></system>`;
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        'get_config',
+        {
+          filter: `<system xmlns="${SYSTEM_NS}"/></filter></get-config><edit-config><target><running/></target><config>${contact}</config></edit-config><get-config><source><running/></source><filter>`,
+        },
+        'body.filter',
+      ],
+      ['get_config', { filter: `<system xmlns="${SYSTEM_NS}" a="]]>]]>"/>` }, 'body.filter'],
+      [
+        'set_config',
+        {
+          config: `${contact}</config></edit-config></rpc>]]>]]><rpc message-id="9"><delete-config><target><startup/></target></delete-config>`,
+        },
+        'body.config',
+      ],
+      [
+        'set_config',
+        { config: `<config>${contact}</config></edit-config><kill-session><session-id>1</session-id></kill-session><edit-config><config>` },
+        'body.config',
+      ],
+      ['exec_rpc', { rpc: '<get/><!-- ]]>]]> --><kill-session><session-id>1</session-id></kill-session>' }, 'body.rpc'],
+    ];
+    for (const [operation, body, member] of cases) {
+      const res = await gw.http('POST', `/gw/netconf/${operation}/execute`, { host: 'nc1', ...body });
+      expect({ operation, member, status: res.status }).toEqual({ operation, member, status: 400 });
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member }] });
+    }
+    const got = await gw.http('POST', '/gw/netconf/get_config/execute', { host: 'nc1', filter: `<system xmlns="${SYSTEM_NS}"/>` });
+    expect((got.body as { data: string }).data).not.toContain('injected');
+  });
+
   it('refuses a wrong password with 502 DEVICE_SSH_AUTH_FAILED', async () => {
     const res = await gw.http('POST', '/gw/netconf/get_config/execute', { host: 'nc1', connection_options: { password: 'not-it' } });
     expect(res.status).toBe(502);

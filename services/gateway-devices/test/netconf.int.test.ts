@@ -136,6 +136,21 @@ describe('NETCONF client against yuma123 netconfd', () => {
     await withNetconfSession({ ...target, baseVersions: ['1.0'] }, async (s) => {
       expect(s.framing()).toBe('eom');
       await expect(s.getConfig()).resolves.toContain('nacm');
+      // the marker would end the message there: what follows would be an RPC of its own
+      const refused = await expectAppError(
+        s.rpc('<get-config><source><running/></source><filter type="subtree"><a b="]]>]]>"/></filter></get-config>'),
+        'VALIDATION_FAILED',
+      );
+      expect(refused.message).toMatch(/end-of-message marker/);
+      await expect(s.getConfig()).resolves.toContain('nacm');
     });
+  });
+
+  it('ends a session whose agent sends a message longer than the bound, naming it', async () => {
+    const ended = await expectAppError(
+      withNetconfSession({ ...target, maxMessageBytes: 100 }, (s) => s.getConfig()),
+      'UPSTREAM_FAILED',
+    );
+    expect(ended.message).toMatch(/longer than 100 bytes/);
   });
 });

@@ -1,6 +1,6 @@
 import { AppError } from '@nap/contracts';
 import type { ClientChannel } from 'ssh2';
-import { FramingDecoder, NetconfFramingError, encodeMessage } from './netconf-framing';
+import { EOM_MARKER, FramingDecoder, NetconfFramingError, encodeMessage } from './netconf-framing';
 import type { NetconfFraming } from './netconf-framing';
 import {
   NETCONF_BASE_1_0,
@@ -23,6 +23,8 @@ export interface NetconfOptions extends SshTarget {
   helloTimeoutMs?: number;
   /** Base versions the client offers; defaults to both. Offer only `1.0` to force end-of-message framing. */
   baseVersions?: readonly ('1.0' | '1.1')[];
+  /** Longest hello or reply taken, bytes; a longer one ends the session (`UPSTREAM_FAILED`). Defaults to 64 MiB (`MAX_NETCONF_MESSAGE_BYTES`). */
+  maxMessageBytes?: number;
 }
 
 /** A datastore name. */
@@ -131,7 +133,7 @@ class NetconfClientSession implements NetconfSession {
   readonly label: string;
   private connection: SshConnection | undefined;
   private channel: ClientChannel | undefined;
-  private readonly decoder = new FramingDecoder('eom');
+  private readonly decoder: FramingDecoder;
   private caps: string[] = [];
   private id: string | undefined;
   private nextMessageId = 1;
@@ -142,6 +144,7 @@ class NetconfClientSession implements NetconfSession {
 
   constructor(private readonly options: NetconfOptions) {
     this.label = describeTarget({ ...options, port: options.port ?? 830 });
+    this.decoder = new FramingDecoder('eom', options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes });
   }
 
   capabilities(): readonly string[] {
@@ -284,6 +287,14 @@ class NetconfClientSession implements NetconfSession {
     if (channel === undefined || this.closed) {
       return Promise.reject(new AppError('INTERNAL', `The NETCONF session with ${this.label} is not connected; call connect() first`));
     }
+    // base:1.0 ends a message at the marker: what follows it would be a message of its own
+    if (this.decoder.getFraming() === 'eom' && operationXml.includes(EOM_MARKER))
+      return Promise.reject(
+        new AppError(
+          'VALIDATION_FAILED',
+          `NETCONF <${operation}> for ${this.label} holds the end-of-message marker ${EOM_MARKER}, which base:1.0 framing cannot carry`,
+        ),
+      );
     const messageId = String(this.nextMessageId++);
     const timeoutMs = options.timeoutMs ?? this.options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
     return new Promise<Answer>((resolve, reject) => {

@@ -1,4 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { AppError } from '@nap/contracts';
 import { setOwn } from '@nap/util';
 
 /**
@@ -115,6 +116,37 @@ function textOf(value: XmlValue | undefined): string | undefined {
 function elements(value: XmlValue | undefined): XmlElement[] {
   if (value === undefined) return [];
   return (Array.isArray(value) ? value : [value]).map((v) => (isElement(v) ? v : { [TEXT]: v }));
+}
+
+/** A name no caller's fragment can close: the wrapper the fragment is checked inside. */
+const FRAGMENT_WRAPPER = 'nap-fragment-4f1c';
+/** The base:1.0 end-of-message marker (RFC 6242 §4.3). */
+const EOM = ']]>]]>';
+
+/**
+ * What keeps a caller's XML (a subtree filter, a configuration, an operation) from being placed
+ * inside an RPC the client builds, or `undefined` when it can be: it must be well-formed content
+ * whose elements all close inside it, so it cannot close `<filter>` or `<rpc>` and add operations of
+ * its own (`</filter></get-config><delete-config>…`), and it must not hold the base:1.0
+ * end-of-message marker (`]]>]]>`, allowed in attribute values and comments), which would end the
+ * message there and make what follows a message of its own.
+ */
+export function xmlFragmentProblem(xml: string): string | undefined {
+  if (xml.includes(EOM)) return `holds the NETCONF end-of-message marker ${EOM}; write > as &gt;`;
+  const checked = XMLValidator.validate(`<${FRAGMENT_WRAPPER}>${xml}</${FRAGMENT_WRAPPER}>`);
+  if (checked === true) return undefined;
+  const why = checked.err.msg.replaceAll(FRAGMENT_WRAPPER, 'the enclosing element');
+  return `is not well-formed XML whose elements all close inside it (${why})`;
+}
+
+/**
+ * Refuses XML of the caller that would not stay where the RPC places it (see `xmlFragmentProblem`):
+ * 400 `VALIDATION_FAILED` naming `member`, before any session is opened.
+ */
+export function refuseXmlFragment(member: string, xml: string): void {
+  const problem = xmlFragmentProblem(xml);
+  if (problem === undefined) return;
+  throw new AppError('VALIDATION_FAILED', `${member} ${problem}`, { details: [{ member, message: problem }] });
 }
 
 /** Escapes text for an element or attribute value. */
