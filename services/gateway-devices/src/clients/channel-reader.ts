@@ -28,6 +28,13 @@ const PAGER_ERASE = /^(?:\x08+[ ]*\x08*)+/;
 /* eslint-enable no-control-regex */
 
 /**
+ * Most text the reader holds unconsumed, in characters (64 Mi, as the NETCONF decoder's limit): a
+ * device that talks without end cannot fill the process's memory; past it the read fails and the
+ * session is done with.
+ */
+export const MAX_UNREAD_CHARS = 64 * 1024 * 1024;
+
+/**
  * Reads an interactive channel as text and waits, event-driven and bounded, until the text read so
  * far satisfies a matcher. Normalises as it reads: `\r` removed, ANSI escapes removed, multi-byte
  * characters decoded across chunk boundaries. When the device stops at a pager (`--More--`) the
@@ -40,11 +47,18 @@ export class ChannelReader {
   private justPaged = false;
   private waiter: Waiter | undefined;
   private closed = false;
+  /** Set once the device sent more than {@link MAX_UNREAD_CHARS}: every read fails with it. */
+  private overflow: Error | undefined;
   private readonly decoder = new StringDecoder('utf8');
 
   constructor(
     private readonly channel: ReadableChannel,
-    private readonly options: { pagerPattern?: RegExp | undefined; closedError: () => Error },
+    private readonly options: {
+      pagerPattern?: RegExp | undefined;
+      closedError: () => Error;
+      /** The error of a read past {@link MAX_UNREAD_CHARS} (the limit given). */
+      overflowError?: (limit: number) => Error;
+    },
   ) {
     channel.on('data', (chunk) => this.ingest(this.decoder.write(chunk)));
     channel.on('close', () => {
@@ -88,6 +102,7 @@ export class ChannelReader {
    */
   readUntil(matcher: ReadMatcher, timeoutMs: number, onTimeout: () => Error): Promise<string> {
     if (this.waiter !== undefined) return Promise.reject(new Error('ChannelReader supports one read at a time'));
+    if (this.overflow !== undefined) return Promise.reject(this.overflow);
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(
         () => {
@@ -120,10 +135,34 @@ export class ChannelReader {
       chunk = chunk.replace(PAGER_ERASE, '');
       if (chunk.length > 0) this.justPaged = false;
     }
-    // Backspaces that survive are line edits the device echoed; apply them to what was read.
-    this.text = applyBackspaces(this.text + chunk);
+    if (this.overflow !== undefined) return;
+    // Backspaces that survive are line edits the device echoed; apply them to what was read. They
+    // never reach past a line's start, so only the last line read takes part (not the whole text
+    // again on every chunk).
+    if (chunk.includes('\x08')) {
+      const lineStart = this.text.lastIndexOf('\n') + 1;
+      this.text = this.text.slice(0, lineStart) + applyBackspaces(this.text.slice(lineStart) + chunk);
+    } else {
+      this.text += chunk;
+    }
+    if (this.text.length > MAX_UNREAD_CHARS) {
+      this.fail();
+      return;
+    }
     this.handlePager();
     this.tryResolve();
+  }
+
+  /** The device sent more than {@link MAX_UNREAD_CHARS}: what was read is dropped, and this read and every later one fail. */
+  private fail(): void {
+    this.text = '';
+    this.overflow =
+      this.options.overflowError?.(MAX_UNREAD_CHARS) ?? new Error(`The device sent more than ${MAX_UNREAD_CHARS} characters unread`);
+    const waiter = this.waiter;
+    if (waiter === undefined) return;
+    this.waiter = undefined;
+    clearTimeout(waiter.timer);
+    waiter.reject(this.overflow);
   }
 
   private handlePager(): void {

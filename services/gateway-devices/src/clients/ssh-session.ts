@@ -194,6 +194,12 @@ class CliSession implements SshSession {
     this.reader = new ChannelReader(channel, {
       pagerPattern: this.profile.pagerPattern,
       closedError: () => this.markBroken(new AppError('DEVICE_UNREACHABLE', `${this.label} closed the SSH session of user "${this.user}"`)),
+      overflowError: (limit) =>
+        this.markBroken(
+          new AppError('UPSTREAM_FAILED', `${this.label} sent more than ${limit / 1024 / 1024} MiB of output for one read`, {
+            details: { limitChars: limit },
+          }),
+        ),
     });
     const notDetected = (): AppError =>
       new AppError(
