@@ -238,7 +238,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'the gateway sends that document as the first event (snapshot), then relays nap.evt.workflow.job.<jobId>.* ' +
       '(event name = the job event, data = its payload) until the job ends or the client leaves. ' +
       'Delivery is at least once: an event the snapshot already reflects (the start of a task it shows running) may follow it. ' +
-      'A client that reads too slowly to keep up is sent a retry: line and closed: it reconnects and gets a new snapshot.',
+      'A client that reads too slowly to keep up is sent a retry: line and closed: it reconnects and gets a new snapshot. ' +
+      'A stream ends when its caller loses access (logout, a deactivated account, a change of groups or roles; a token is checked again every 60 s); a caller holds at most 100 streams per gateway (429 TOO_MANY_STREAMS beyond).',
   },
   {
     name: 'startJob',
@@ -595,7 +596,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'read the jobs you follow again (GET /operations-manager/jobs) for what happened before. A resume after events the stream no longer keeps (older than its retention) starts the same way, with reason retention. A caller has two resumed streams replaying at once (a gateway eight); ' +
       'more wait their turn, open, with comment lines. ' +
       'Delivery is in order per job, at least once. Comment lines keep idle connections open. A client that reads too slowly to keep up is sent a retry: line and closed: ' +
-      'it reconnects with Last-Event-ID.',
+      'it reconnects with Last-Event-ID.' +
+      ' A stream ends when its caller loses access (logout, a deactivated account, a change of groups or roles; a token is checked again every 60 s); a caller holds at most 100 streams per gateway (429 TOO_MANY_STREAMS beyond).',
   },
   {
     name: 'jobAudiences',
