@@ -32,6 +32,7 @@ async function run(): Promise<void> {
     allowedOrigins: config.allowedOrigins,
     trustProxy: config.trustProxy,
     consoleDir: config.consoleDir,
+    eventStreams: { maxStreamsPerCaller: config.streamsPerCaller },
     ...(config.auditTrail ? {} : { audit: false as const }),
   });
   await gateway.start();

@@ -209,7 +209,8 @@ async function main() {
   console.log(
     `Event fan-out: ${JOBS} jobs of 3 built-in tasks (${EVENTS_PER_JOB} events each), ${CONCURRENT} starts at a time, median of ${ROUNDS} rounds${SMOKE ? ' (smoke)' : ''}`,
   );
-  const platform = await startChildPlatform('fanout');
+  // 500 clients of two accounts: more streams than a caller may hold by default
+  const platform = await startChildPlatform('fanout', { env: { NAP_STREAMS_PER_CALLER: '1000' } });
   const clients = startClients();
   try {
     await platform.api('POST', '/automation-studio/automations', { automation: shortJobWorkflow('fanout') });

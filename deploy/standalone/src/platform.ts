@@ -148,9 +148,7 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       consoleDir: config.consoleDir,
       ...(config.auditTrail ? {} : { audit: false as const }),
       ...(options.gateway?.basicCredentialsTtlMs !== undefined ? { basicCredentialsTtlMs: options.gateway.basicCredentialsTtlMs } : {}),
-      ...(options.gateway?.maxStreamsPerCaller !== undefined
-        ? { eventStreams: { maxStreamsPerCaller: options.gateway.maxStreamsPerCaller } }
-        : {}),
+      eventStreams: { maxStreamsPerCaller: options.gateway?.maxStreamsPerCaller ?? config.streamsPerCaller },
     });
     await gateway.start();
     const server = await listen(gateway.handler, config.host, config.port, {

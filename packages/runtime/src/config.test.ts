@@ -30,6 +30,13 @@ describe('loadConfig', () => {
     expect(config.secretKey).toBe('a-secret-of-sixteen+');
   });
 
+  it('reads the event streams a caller may hold: 100 unless NAP_STREAMS_PER_CALLER says otherwise, at least 1', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
+    expect(loadConfig({ NAP_DATA_DIR: dir }).streamsPerCaller).toBe(100);
+    expect(loadConfig({ NAP_DATA_DIR: dir, NAP_STREAMS_PER_CALLER: '1000' }).streamsPerCaller).toBe(1000);
+    expect(() => loadConfig({ NAP_DATA_DIR: dir, NAP_STREAMS_PER_CALLER: '0' })).toThrow('NAP_STREAMS_PER_CALLER');
+  });
+
   it('reads the body limits, bounded at 64 MiB, and NAP_ADMIN_PASSWORD_RESET only with a password to apply', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-config-'));
     expect(loadConfig({ NAP_DATA_DIR: dir })).toMatchObject({

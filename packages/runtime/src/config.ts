@@ -60,6 +60,8 @@ export interface RuntimeConfig {
   allowedOrigins?: string[];
   /** `NAP_TRUST_PROXY`: believe `X-Forwarded-Proto` and `X-Forwarded-Host` of the proxy in front of the gateway. */
   trustProxy?: boolean;
+  /** `NAP_STREAMS_PER_CALLER`: event streams one caller may hold open at once on a gateway (429 `TOO_MANY_STREAMS` beyond); 100. */
+  streamsPerCaller: number;
   /** `NAP_CONSOLE_DIR`: the built console (`console/dist`) the gateway serves at `/console/`; found beside the gateway when unset. */
   consoleDir?: string;
   /**
@@ -126,6 +128,7 @@ const ENV_SCHEMA = {
     NAP_ALLOWED_ORIGINS: { type: 'string' },
     NAP_TRUST_PROXY: { enum: ['1', '0', 'true', 'false', 'yes', 'no'] },
     NAP_CONSOLE_DIR: { type: 'string', minLength: 1 },
+    NAP_STREAMS_PER_CALLER: { type: 'integer', minimum: 1, maximum: 100_000 },
     NAP_AUDIT: { enum: ['on', 'off'] },
     NAP_LDAP_URL: { type: 'string', pattern: '^\\s*ldaps?://' },
     NAP_LDAP_BIND_DN: { type: 'string', minLength: 1 },
@@ -281,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     requestTimeoutMs: Number(values.NAP_REQUEST_TIMEOUT_MS ?? 30_000),
     allowedOrigins,
     trustProxy: ['1', 'true', 'yes'].includes(String(values.NAP_TRUST_PROXY ?? 'false')),
+    streamsPerCaller: Number(values.NAP_STREAMS_PER_CALLER ?? 100),
     auditTrail: values.NAP_AUDIT !== 'off',
     memoryEventsMaxBytes: Number(values.NAP_MEMORY_EVENTS_MAX_BYTES ?? DEFAULT_MEMORY_EVENTS_MAX_BYTES),
   };
