@@ -469,8 +469,8 @@ describe('workflows', () => {
     page.on('request', listener);
     try {
       await page.goto(`${platform.url}/console/workflows/${encodeURIComponent('Nope nothing')}`);
-      const said = page.getByRole('alert').filter({ hasText: 'The workflow cannot be shown: No workflow is named “Nope nothing”' });
-      await said.waitFor();
+      await page.getByRole('heading', { name: 'Workflow “Nope nothing” not found', level: 1 }).waitFor();
+      await page.getByText('No workflow is named “Nope nothing”').waitFor();
       await page.getByRole('link', { name: 'Back to the workflows' }).waitFor();
       expect(asked).toHaveLength(1);
     } finally {

@@ -132,6 +132,14 @@ describe('the Devices pages', () => {
     // the pager counts none, rather than a range of none
     expect(await page.getByRole('navigation', { name: 'Pages of devices' }).locator('[aria-live]').textContent()).toBe('0 devices');
     await expectAccessible();
+
+    // a device the inventory does not have: a heading that says so, and the way back to the list
+    await page.goto(`${platform.url}/console/devices/core-9`);
+    await page.getByRole('heading', { name: 'Device “core-9” not found', level: 1 }).waitFor();
+    await page.getByText('No inventory device named "core-9"').waitFor();
+    await expectAccessible();
+    await page.getByRole('main').getByRole('link', { name: 'Back to the devices' }).click();
+    await page.getByRole('heading', { name: 'Devices', level: 1 }).waitFor();
   }, 60_000);
 
   it('list each device’s network OS, address and groups, filter by name and group in the URL, and link to the device', async () => {

@@ -52,6 +52,14 @@ describe('the operations console', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/jobs');
+    // no job yet: the list says where to start one, and offers no bulk cancel with nothing to select
+    await page.getByText('No job yet.').waitFor();
+    expect(await page.getByRole('main').getByRole('link', { name: 'Workflows', exact: true }).getAttribute('href')).toBe(
+      '/console/workflows',
+    );
+    expect(await page.getByRole('button', { name: /^Cancel selected job/ }).count()).toBe(0);
+    expect(await page.getByText('Select running or paused jobs to cancel several at once').count()).toBe(0);
+    expect(await page.getByRole('checkbox').count()).toBe(0);
     for (const name of ['Jobs', 'Tasks', 'Automations', 'Workflows'])
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).waitFor();
     await page.getByRole('button', { name: 'Log out' }).waitFor();
@@ -90,6 +98,7 @@ describe('the operations console', () => {
     await page.keyboard.type('nothing like this');
     await eventually('the workflow filter in the URL', () => new URL(page.url()).searchParams.get('workflow') === 'nothing like this');
     await page.getByText('No job matches these filters.').waitFor();
+    expect(await page.getByRole('button', { name: /^Cancel selected job/ }).count()).toBe(0);
     await tabTo(page, page.getByRole('button', { name: 'Clear filters' }));
     await page.keyboard.press('Enter');
     await eventually('no filter in the URL', () => new URL(page.url()).search === '');
@@ -312,6 +321,15 @@ describe('the operations console', () => {
     await page.getByText('No job can match: “Started after” is later than “Started before”.').waitFor();
     expect(await page.getByLabel('Started before').getAttribute('aria-invalid')).toBe('true');
     await expectAccessible();
+
+    // a job that does not exist: a heading that says so, the platform's words, and the way back
+    const missing = '0123456789abcdef01234567';
+    await page.goto(`${platform.url}/console/jobs/${missing}`);
+    await page.getByRole('heading', { name: `Job ${missing} not found`, level: 1 }).waitFor();
+    await page.getByText(`No job with id "${missing}"`).waitFor();
+    await expectAccessible();
+    await page.getByRole('main').getByRole('link', { name: 'Back to the jobs' }).click();
+    await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
   }, 60_000);
 
   it('draws a job’s graph with each task named by its summary and status, and follows it live as a person finishes its manual task', async () => {
@@ -374,9 +392,17 @@ describe('the operations console', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(await retryBeside.evaluate((button) => button === button.ownerDocument.activeElement)).toBe(true);
+    // the task's name in the Errors opens its panel, and the keyboard lands on it: its heading
+    await tabTo(page, errors.getByRole('button', { name: 'Check interface state', exact: true }));
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('complementary', { name: 'Check interface state' });
+    const panelHeading = panel.getByRole('heading', { name: 'Check interface state', level: 2 });
+    await eventually('the focus on the task panel’s heading', () =>
+      panelHeading.evaluate((heading) => heading === heading.ownerDocument.activeElement),
+    );
+    await panel.getByRole('button', { name: 'Close the task panel' }).click();
     const graph = page.getByRole('group', { name: 'Graph of job Interface check' });
     await graph.getByRole('button', { name: 'Check interface state — error' }).click();
-    const panel = page.getByRole('complementary', { name: 'Check interface state' });
     await panel.getByText('interface Gi0/1 is down', { exact: true }).waitFor();
     await panel.getByRole('button', { name: 'Retry task' }).click();
     const dialog = page.getByRole('dialog', { name: 'Retry Check interface state' });
@@ -469,6 +495,17 @@ describe('the operations console', () => {
       const nav = page.getByRole('navigation', { name: 'Main' });
       for (const name of ['Jobs', 'Tasks', 'Audit', 'People', 'Platform']) expect(await inView(nav.getByRole('link', { name }))).toBe(true);
       await expectAccessible();
+      // Change password from the menu: the menu folds behind the dialog, and when the dialog
+      // closes the focus goes back to Menu (the button that opened the dialog is folded away)
+      await page.getByRole('banner').getByRole('button', { name: 'Change password' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change password' });
+      await dialog.waitFor();
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await nav.isVisible()).toBe(false);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await eventually('the focus back on Menu', () => menu.evaluate((button) => button === button.ownerDocument.activeElement));
+      await menu.click();
       await nav.getByRole('link', { name: 'Tasks' }).click();
       await page.getByRole('heading', { name: 'Tasks', level: 1 }).waitFor();
       // a section chosen: the menu folds again
@@ -476,6 +513,26 @@ describe('the operations console', () => {
 
       await page.goto(`${platform.url}/console/jobs/${job._id}`);
       const graph = page.getByRole('group', { name: 'Graph of job Change approval' });
+      // the legend of the transitions covers no task, nor the END marker
+      await graph.getByRole('button', { name: /^Approve change — running/ }).waitFor();
+      const legend = graph.getByRole('list', { name: 'Transitions' });
+      expect(await legend.getByRole('listitem').allTextContents()).toEqual(['success', 'failure', 'error']);
+      const legendBox = await legend.boundingBox();
+      // the tasks and the START and END markers, each a button named after it and its status
+      const drawn = await graph.getByRole('button', { name: / — / }).all();
+      expect(await graph.getByRole('button', { name: /^end — /i }).count()).toBe(1);
+      expect(drawn.length).toBeGreaterThan(2);
+      for (const node of drawn) {
+        const box = await node.boundingBox();
+        const apart =
+          box !== null &&
+          legendBox !== null &&
+          (box.y + box.height <= legendBox.y ||
+            box.y >= legendBox.y + legendBox.height ||
+            box.x + box.width <= legendBox.x ||
+            box.x >= legendBox.x + legendBox.width);
+        expect({ node: await node.textContent(), apart }).toEqual({ node: await node.textContent(), apart: true });
+      }
       await graph.getByRole('button', { name: /^Approve change — running/ }).click();
       const panel = page.getByRole('complementary', { name: 'Approve change' });
       await panel.getByText('interface Gi0/7').waitFor();

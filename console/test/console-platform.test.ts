@@ -281,6 +281,9 @@ describe('the Platform pages', () => {
     const logLevel = page.getByRole('region', { name: 'Log level' });
     await logLevel.getByText('None set: the adapter logs at the admin service’s level.').waitFor();
     const select = logLevel.getByLabel('Level');
+    // none set, none shown as if it were: nothing to set until a level is chosen
+    expect(await select.inputValue()).toBe('');
+    expect(await logLevel.getByRole('button', { name: 'Set level' }).isDisabled()).toBe(true);
     await tabTo(page, select);
     await select.selectOption('debug');
     await page.keyboard.press('Tab');

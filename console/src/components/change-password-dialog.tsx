@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import type { RefObject } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, problemWith } from '../api/http';
 import { nap } from '../api/nap';
@@ -58,6 +59,8 @@ interface ChangePasswordDialogProps {
   onClose: () => void;
   /** Called once the platform took the new password (the dialog is done). */
   onChanged: () => void;
+  /** Where the focus goes when the dialog closes, when not back to the control that opened it (see Dialog). */
+  returnFocus?: RefObject<HTMLElement | null>;
 }
 
 /**
@@ -65,7 +68,7 @@ interface ChangePasswordDialogProps {
  * checks that both new ones match; the platform checks the current one and its password rules,
  * and each refusal is shown at the field it concerns, the first of them focused.
  */
-export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePasswordDialogProps) {
+export function ChangePasswordDialog({ username, onClose, onChanged, returnFocus }: ChangePasswordDialogProps) {
   const form = useFieldForm<Field, Field>({ currentPassword: '', newPassword: '', repeatPassword: '' }, FIELDS);
   const firstRef = useRef<HTMLInputElement>(null);
   const retry = useRetryAfter();
@@ -80,7 +83,7 @@ export function ChangePasswordDialog({ username, onClose, onChanged }: ChangePas
 
   const general = change.isError && serverProblems(change.error) === undefined ? change.error : undefined;
   return (
-    <Dialog title="Change password" onClose={onClose} initialFocus={firstRef}>
+    <Dialog title="Change password" onClose={onClose} initialFocus={firstRef} returnFocus={returnFocus}>
       <p className={styles.intro}>
         When your password changes, your other sessions (other browsers, tokens from logging in) are signed out; this one goes on.
       </p>

@@ -10,6 +10,11 @@ interface DialogProps {
   wide?: boolean;
   /** The control that takes the focus when it opens (a form's first field); the first control of the dialog otherwise. */
   initialFocus?: RefObject<HTMLElement | null>;
+  /**
+   * The control that takes the focus back when it closes, when not the one that opened it: a
+   * control in a menu that folds as the dialog opens is hidden by then (its menu's button takes it).
+   */
+  returnFocus?: RefObject<HTMLElement | null>;
 }
 
 /**
@@ -17,7 +22,7 @@ interface DialogProps {
  * closes it, its heading names it for screen readers, and when it closes the focus goes back to
  * the control that opened it.
  */
-export function Dialog({ title, onClose, children, wide, initialFocus }: DialogProps) {
+export function Dialog({ title, onClose, children, wide, initialFocus, returnFocus }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const latestClose = useRef(onClose);
@@ -27,7 +32,7 @@ export function Dialog({ title, onClose, children, wide, initialFocus }: DialogP
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return undefined;
-    const opener = document.activeElement;
+    const opener = returnFocus?.current ?? document.activeElement;
     if (!dialog.open) dialog.showModal();
     initialFocus?.current?.focus();
     const cancel = (event: Event) => {
@@ -42,7 +47,7 @@ export function Dialog({ title, onClose, children, wide, initialFocus }: DialogP
       if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
     };
     // runs once: a ref object stays the same for the life of the component that made it
-  }, [initialFocus]);
+  }, [initialFocus, returnFocus]);
   return (
     <dialog ref={ref} aria-labelledby={titleId} className={`${styles.dialog} ${wide ? styles.wide : ''}`}>
       <div className={styles.header}>

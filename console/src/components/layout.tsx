@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { nap } from '../api/nap';
@@ -64,6 +64,15 @@ export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
   useEffect(() => setMenuOpen(false), [pathname]);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // where the focus goes back when the dialog closes: the control that opened it, or on a phone the
+  // Menu button, the menu having folded as the dialog opened
+  const dialogOpener = useRef<HTMLElement | null>(null);
+  const openPasswordDialog = (opener: HTMLElement) => {
+    dialogOpener.current = menuButton.current?.checkVisibility() ? menuButton.current : opener;
+    setMenuOpen(false);
+    setChangingPassword(true);
+  };
   const [notice, setNotice] = useState<string>();
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -91,6 +100,7 @@ export function Layout() {
           className={`${styles.headerButton} ${styles.menuButton}`}
           aria-expanded={menuOpen}
           aria-controls="header-menu"
+          ref={menuButton}
           onClick={() => setMenuOpen(!menuOpen)}
         >
           <span aria-hidden="true">{menuOpen ? '✕' : '☰'}</span> Menu
@@ -125,7 +135,7 @@ export function Layout() {
               {whoami?.roles?.length ? <span className={styles.roles}> ({whoami.roles.join(', ')})</span> : null}
             </span>
             {keepsOwnPassword(whoami) ? (
-              <button type="button" className={styles.headerButton} onClick={() => setChangingPassword(true)}>
+              <button type="button" className={styles.headerButton} onClick={(event) => openPasswordDialog(event.currentTarget)}>
                 Change password
               </button>
             ) : null}
@@ -140,6 +150,7 @@ export function Layout() {
       {changingPassword ? (
         <ChangePasswordDialog
           username={whoami?.username}
+          returnFocus={dialogOpener}
           onClose={() => setChangingPassword(false)}
           onChanged={() => {
             setChangingPassword(false);

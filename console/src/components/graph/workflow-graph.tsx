@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { Background, Controls, MarkerType, MiniMap, Panel, ReactFlow, ReactFlowProvider, useReactFlow, useStore } from '@xyflow/react';
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStore } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { END, START, taskLabel, unsuccessfulFinish } from '../../api/job-data';
 import { MARKER_SIZE, NODE_HEIGHT, NODE_WIDTH, layoutTasks } from './layout';
@@ -147,51 +147,53 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
 
   return (
     <div className={styles.canvas} role="group" aria-label={label}>
-      <ReactFlowProvider>
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          fitView
-          fitViewOptions={{ padding: 0.12, maxZoom: 1 }}
-          minZoom={0.05}
-          maxZoom={2}
-          nodesDraggable={false}
-          nodesConnectable={false}
-          elementsSelectable={false}
-          nodesFocusable={false}
-          edgesFocusable={false}
-          zoomOnDoubleClick={false}
-          panOnScroll={false}
-          proOptions={{ hideAttribution: true }}
-        >
-          <KeepSelectedInView selectedId={selectedId} />
-          <Background gap={24} color="#dfe4ea" />
-          <Controls showInteractive={false} position="top-right" />
-          <Panel position="bottom-left" className={styles.legend}>
-            <span className="visually-hidden">Transitions: </span>
-            {Object.entries(EDGE_STYLES).map(([state, look]) => (
-              <span key={state} className={styles.legendItem}>
-                <svg width="28" height="8" aria-hidden="true" focusable="false">
-                  <line x1="0" y1="4" x2="28" y2="4" stroke={look.stroke} strokeWidth={look.width} strokeDasharray={look.dash} />
-                </svg>
-                {state}
-              </span>
-            ))}
-          </Panel>
-          {nodes.length > MINIMAP_FROM ? (
-            <MiniMap
-              pannable
-              zoomable
-              position="bottom-right"
-              ariaLabel="Overview of the whole graph"
-              nodeColor={minimapColour}
-              className={styles.minimap}
-            />
-          ) : null}
-        </ReactFlow>
-      </ReactFlowProvider>
+      {/* the drawing's own area: the view fits the graph in it, so the legend under it covers no task (the END marker on a phone) */}
+      <div className={styles.flow}>
+        <ReactFlowProvider>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            fitView
+            fitViewOptions={{ padding: 0.12, maxZoom: 1 }}
+            minZoom={0.05}
+            maxZoom={2}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            elementsSelectable={false}
+            nodesFocusable={false}
+            edgesFocusable={false}
+            zoomOnDoubleClick={false}
+            panOnScroll={false}
+            proOptions={{ hideAttribution: true }}
+          >
+            <KeepSelectedInView selectedId={selectedId} />
+            <Background gap={24} color="#dfe4ea" />
+            <Controls showInteractive={false} position="top-right" />
+            {nodes.length > MINIMAP_FROM ? (
+              <MiniMap
+                pannable
+                zoomable
+                position="bottom-right"
+                ariaLabel="Overview of the whole graph"
+                nodeColor={minimapColour}
+                className={styles.minimap}
+              />
+            ) : null}
+          </ReactFlow>
+        </ReactFlowProvider>
+      </div>
+      <ul className={styles.legend} aria-label="Transitions">
+        {Object.entries(EDGE_STYLES).map(([state, look]) => (
+          <li key={state} className={styles.legendItem}>
+            <svg width="28" height="8" aria-hidden="true" focusable="false">
+              <line x1="0" y1="4" x2="28" y2="4" stroke={look.stroke} strokeWidth={look.width} strokeDasharray={look.dash} />
+            </svg>
+            {state}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { deviceSshEndpoint } from '@nap/contracts/dist/device-endpoints';
 import { formatTime } from '../../api/job-data';
 import { nap } from '../../api/nap';
-import { ErrorMessage } from '../../components/error-message';
+import { UnavailablePage } from '../../components/unavailable-page';
 import { mayRead } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
 import { CheckDevice } from './check-device';
@@ -34,12 +34,7 @@ export function DevicePage() {
   const device = useQuery({ queryKey: ['device', name], queryFn: () => nap.device(name) });
   if (device.isPending) return <p className="page muted">Loading the device…</p>;
   if (device.isError)
-    return (
-      <div className="page">
-        <ErrorMessage error={device.error} title="The device cannot be shown" />
-        <Link to="/devices">Back to the devices</Link>
-      </div>
-    );
+    return <UnavailablePage subject={`Device “${name}”`} error={device.error} back={{ to: '/devices', label: 'Back to the devices' }} />;
   const doc = device.data;
   const hostPort = deviceSshEndpoint(doc.name, doc.variables);
   const os = doc.variables.gw_network_os;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import {
   ancestorIds,
   formatDuration,
@@ -25,6 +25,7 @@ import { FormActions } from '../../components/form-actions';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { JsonView } from '../../components/json-view';
 import { StatusBadge } from '../../components/status-badge';
+import { UnavailablePage } from '../../components/unavailable-page';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { useNow } from '../../hooks/use-now';
 import { useSelectedTask } from '../../hooks/use-selected-task';
@@ -260,7 +261,6 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   const [selected, select] = useSelectedTask();
   // the task a link opened the page with: its panel does not scroll the page (see TaskPanel)
   const linkedTask = useRef(selected);
-  const navigate = useNavigate();
   const job = useQuery({ queryKey: ['job', jobId], queryFn: () => nap.job(jobId) });
   const projects = useProjectNames(job.data ? [job.data.name] : []);
   useJobStream(jobId, job.data?.status, onUnauthenticated);
@@ -280,6 +280,24 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
     toggled.current = true;
     setPanelHidden(hidden);
   };
+  // a task picked in the Errors: the focus goes to its panel's heading (the person lands on what they
+  // chose, not back at the list), once the panel shows that task (the address changes first)
+  const focusPanelOf = useRef<string>(undefined);
+  const [panelFocusRequests, requestPanelFocus] = useState(0);
+  const selectFromErrors = useCallback(
+    (taskId: string) => {
+      focusPanelOf.current = taskId;
+      select(taskId);
+      requestPanelFocus((n) => n + 1);
+    },
+    [select],
+  );
+  useEffect(() => {
+    const heading = document.getElementById('task-panel-title');
+    if (focusPanelOf.current === undefined || focusPanelOf.current !== selected || heading === null) return;
+    focusPanelOf.current = undefined;
+    heading.focus();
+  }, [selected, panelFocusRequests, data]);
   useEffect(() => {
     if (!toggled.current) return;
     toggled.current = false;
@@ -287,17 +305,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
   }, [panelHidden]);
 
   if (job.isPending) return <p className="page muted">Loading the job…</p>;
-  if (job.isError)
-    return (
-      <div className="page">
-        <ErrorMessage error={job.error} title={`Job ${jobId} cannot be shown`} />
-        <p>
-          <button type="button" className="button" onClick={() => void navigate('/jobs')}>
-            Back to the jobs
-          </button>
-        </p>
-      </div>
-    );
+  if (job.isError) return <UnavailablePage subject={`Job ${jobId}`} error={job.error} back={{ to: '/jobs', label: 'Back to the jobs' }} />;
   const doc = job.data;
   const parent = parentOf(doc);
   const trigger = jobTriggerOf(doc);
@@ -401,7 +409,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
           ) : null}
         </div>
       </div>
-      <JobErrors job={doc} onSelect={select} />
+      <JobErrors job={doc} onSelect={selectFromErrors} />
       <div className={`${styles.workspace} ${taskShown || jobPanelShown ? styles.withPanel : ''}`}>
         <WorkflowGraph
           label={`Graph of job ${doc.name}`}

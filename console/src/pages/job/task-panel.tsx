@@ -102,7 +102,9 @@ export function TaskPanel({
     <aside ref={panel} className={styles.panel} aria-labelledby="task-panel-title">
       <div className={styles.panelHeader}>
         <div>
-          <h2 id="task-panel-title">{label}</h2>
+          <h2 id="task-panel-title" tabIndex={-1}>
+            {label}
+          </h2>
           <p className="muted mono">{[task.app, task.name].filter(Boolean).join(' · ') || taskId}</p>
         </div>
         <button type="button" className="button" onClick={onClose} aria-label="Close the task panel">

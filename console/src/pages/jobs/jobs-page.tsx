@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { isCancelable, isTicking, toJobSummary } from '../../api/job-data';
 import type { JobSummary } from '../../api/job-data';
 import { plainName } from '../../api/names';
@@ -13,6 +14,7 @@ import { Pager } from '../../components/pager';
 import frame from '../../components/list-frame.module.css';
 import { useNow } from '../../hooks/use-now';
 import { usePageClamp } from '../../hooks/use-page-clamp';
+import { maySee } from '../../session/permissions';
 import { usePermissions } from '../../session/session';
 import { JobFilters } from './job-filters';
 import { PAGE_SIZES, emptyRange, readParams, toJobQuery, writeParams } from './job-list-params';
@@ -79,6 +81,36 @@ function CancelJobsDialog({ jobs, onClose }: { jobs: readonly JobSummary[]; onCl
 }
 
 /**
+ * What an empty list means and what to do: no job can match, none matches the filters, or none
+ * was started yet (a job is a run of a workflow: where to start one, for a caller who may).
+ */
+function EmptyList({ params }: { params: JobListParams }) {
+  const { may, whoami } = usePermissions();
+  if (emptyRange(params)) return <p className={styles.empty}>No job can match: “Started after” is later than “Started before”.</p>;
+  if (params.status || params.workflow || params.trigger || params.after || params.before)
+    return <p className={styles.empty}>No job matches these filters. Change them, or Clear filters to list every job.</p>;
+  const mayStart = may('workflow.startJob');
+  return (
+    <div className={styles.empty}>
+      <p>No job yet. A job is one run of a workflow; each run appears here, live, as it starts.</p>
+      {mayStart && maySee(whoami, 'studio.getWorkflows') ? (
+        <p>
+          To start one, open <Link to="/workflows">Workflows</Link>, press <strong>Run</strong> beside a workflow and fill in its inputs
+          {maySee(whoami, 'workflow.getAutomations') ? (
+            <>
+              , or run an automation from its form in <Link to="/automations">Automations</Link>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : (
+        <p>Jobs appear here once someone runs a workflow.</p>
+      )}
+    </div>
+  );
+}
+
+/**
  * `/console/jobs`: every job the caller may see, filtered, sorted and paged by the platform, kept
  * live by the job event stream (a started job appears, a status changes in place).
  */
@@ -90,7 +122,6 @@ export function JobsPage() {
     editSearch((now) => writeParams({ ...readParams(now), ...changes }), options);
   const query = useMemo(() => toJobQuery(params), [params]);
   const { may } = usePermissions();
-  const mayCancel = may('workflow.cancelJobs');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   // the jobs the dialog asks about, as they were when it opened (their rows change as they are canceled)
   const [confirming, setConfirming] = useState<readonly JobSummary[] | undefined>(undefined);
@@ -111,6 +142,8 @@ export function JobsPage() {
   const now = useNow(rows.some((row) => isTicking(row.status)));
   // the jobs to cancel: those selected that are still running or paused (a selected job may have finished since)
   const chosen = useMemo(() => rows.filter((row) => selected.has(row._id) && isCancelable(row.status)), [rows, selected]);
+  // bulk cancel: offered while the page shows a job that can be canceled (none, on an empty list)
+  const mayCancel = may('workflow.cancelJobs') && rows.some((row) => isCancelable(row.status));
 
   // an address the list cannot show as written goes to one it can: a status the platform does not
   // have is dropped (the Status field shows "all", and so does the list), a page past the end is the last page
@@ -178,15 +211,7 @@ export function JobsPage() {
               }
             : {})}
         />
-        {jobs.isSuccess && rows.length === 0 ? (
-          <p className={styles.empty}>
-            {emptyRange(params)
-              ? 'No job can match: “Started after” is later than “Started before”.'
-              : params.status || params.workflow || params.trigger || params.after || params.before
-                ? 'No job matches these filters.'
-                : 'No job yet.'}
-          </p>
-        ) : null}
+        {jobs.isSuccess && rows.length === 0 ? <EmptyList params={params} /> : null}
         {jobs.isPending ? <p className={styles.empty}>Loading jobs…</p> : null}
       </div>
       <Pager

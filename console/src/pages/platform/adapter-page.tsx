@@ -8,6 +8,7 @@ import { formatDuration, formatTime } from '../../api/job-data';
 import { platform } from '../../api/platform';
 import type { AdapterRecord, LogLevel } from '../../api/platform';
 import { ErrorMessage } from '../../components/error-message';
+import { UnavailablePage } from '../../components/unavailable-page';
 import { JsonView } from '../../components/json-view';
 import { StatusBadge } from '../../components/status-badge';
 import { useNow } from '../../hooks/use-now';
@@ -28,7 +29,8 @@ const AUDIT_LIMIT = 20;
 function LogLevelCard({ name, record }: { name: string; record: AdapterRecord }) {
   const client = useQueryClient();
   const current = logLevelOf(record.data.loggerProps);
-  const [chosen, setChosen] = useState<string>(current ?? 'info');
+  // none set: the select shows no level (not one it does not log at) until the person picks one
+  const [chosen, setChosen] = useState<string>(current ?? '');
   const [outcome, setOutcome] = useState<Outcome>();
   useEffect(() => {
     // another person's change, seen by a refresh, moves the select while this one has not chosen
@@ -58,6 +60,11 @@ function LogLevelCard({ name, record }: { name: string; record: AdapterRecord })
         <div className={styles.levelField}>
           <label htmlFor="adapter-log-level">Level</label>
           <select id="adapter-log-level" value={chosen} onChange={(event) => setChosen(event.target.value)}>
+            {current === undefined ? (
+              <option value="" disabled>
+                choose a level
+              </option>
+            ) : null}
             {LOG_LEVELS.map((level) => (
               <option key={level} value={level}>
                 {level}
@@ -65,7 +72,7 @@ function LogLevelCard({ name, record }: { name: string; record: AdapterRecord })
             ))}
           </select>
         </div>
-        <button type="submit" className="button button-primary" disabled={set.isPending || chosen === current}>
+        <button type="submit" className="button button-primary" disabled={set.isPending || chosen === '' || chosen === current}>
           {set.isPending ? 'Setting…' : 'Set level'}
         </button>
       </form>
@@ -101,7 +108,7 @@ function ChangelogCard({ name }: { name: string }) {
             <tbody>
               {entries.map((entry) => (
                 <tr key={`${entry.version}-${entry.date}`}>
-                  <td className="mono">{entry.version}</td>
+                  <td>{entry.version}</td>
                   <td className="nowrap">{entry.date ? formatTime(Date.parse(entry.date)) : '—'}</td>
                   <td>{entry.changes}</td>
                 </tr>
@@ -166,10 +173,7 @@ export function AdapterPage() {
   if (adapter.isPending) return <p className="page muted">Reading the adapter…</p>;
   if (adapter.data === undefined)
     return (
-      <div className="page">
-        <ErrorMessage error={adapter.error} title="The adapter cannot be shown" />
-        <Link to="/platform">Back to the platform</Link>
-      </div>
+      <UnavailablePage subject={`Adapter “${name}”`} error={adapter.error} back={{ to: '/platform', label: 'Back to the platform' }} />
     );
   const { record, health, readAt } = adapter.data;
   const [row] = adapterRows([health], [record], audit.data?.results ?? [], readAt);
@@ -213,11 +217,14 @@ export function AdapterPage() {
                 {health.state === 'STOPPED' ? 'Stopped' : health.state === 'DEAD' ? 'Dead' : health.state === 'RUNNING' ? 'Up' : 'Since'}
               </dt>
               <dd>
-                {row?.since === undefined
-                  ? '—'
-                  : health.state === 'STOPPED'
-                    ? `by ${row.stoppedBy ?? 'an operator'}, ${agoText(row.since, now)} (${formatTime(row.since)})`
-                    : `for ${formatDuration(Math.max(0, now - row.since))} (since ${formatTime(row.since)})`}
+                {row?.since === undefined ? (
+                  // a new adapter is created stopped, and an old stop may be past the audit records read
+                  <span className="muted">{health.state === 'STOPPED' ? 'no stop recorded' : '—'}</span>
+                ) : health.state === 'STOPPED' ? (
+                  `by ${row.stoppedBy ?? 'an operator'}, ${agoText(row.since, now)} (${formatTime(row.since)})`
+                ) : (
+                  `for ${formatDuration(Math.max(0, now - row.since))} (since ${formatTime(row.since)})`
+                )}
               </dd>
             </div>
             <div>

@@ -6,7 +6,7 @@ import { ApiError } from '../../api/http';
 import { plainName } from '../../api/names';
 import { nap } from '../../api/nap';
 import type { Workflow } from '../../api/nap';
-import { ErrorMessage } from '../../components/error-message';
+import { UnavailablePage } from '../../components/unavailable-page';
 import { WorkflowGraph } from '../../components/graph/workflow-graph';
 import { TaskVariables } from '../../components/task-variables';
 import { WorkflowName, useProjectNames } from '../../components/workflow-name';
@@ -92,10 +92,11 @@ export function WorkflowPage() {
   if (workflow.isPending) return <p className="page muted">Loading the workflow…</p>;
   if (workflow.isError)
     return (
-      <div className="page">
-        <ErrorMessage error={workflow.error} title="The workflow cannot be shown" />
-        <Link to="/workflows">Back to the workflows</Link>
-      </div>
+      <UnavailablePage
+        subject={`Workflow “${plainName(name)}”`}
+        error={workflow.error}
+        back={{ to: '/workflows', label: 'Back to the workflows' }}
+      />
     );
   const doc = workflow.data;
   return (
