@@ -1,5 +1,5 @@
 import { ADDRESS_REFUSED, guardedLookup, isRecord, onFirstUse, refusedAddressOf } from '@nap/util';
-import { Agent, fetch } from 'undici';
+import type * as Undici from 'undici';
 import type { Response } from 'undici';
 import type { Builtin } from '../domain/builtins';
 import { TaskInputError } from '../domain/builtins';
@@ -16,7 +16,9 @@ const MAX_REDIRECTS = 20;
  * The connections of restCall tasks: each resolves its host name through {@link guardedLookup}, so a
  * name checked before a request cannot lead the connection itself somewhere refused (DNS rebinding).
  */
-const dispatcher = onFirstUse(() => new Agent({ connect: { lookup: guardedLookup } }));
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first restCall (onFirstUse)
+const undici = onFirstUse(() => require('undici') as typeof Undici);
+const dispatcher = onFirstUse(() => new (undici().Agent)({ connect: { lookup: guardedLookup } }));
 
 /** The refusal of a connection {@link guardedLookup} stopped, as the task's input error; anything else as it is. */
 function refusalOf(err: unknown): unknown {
@@ -82,16 +84,18 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
     const refused = await refusedAddressOf(current);
     if (refused !== undefined)
       throw new TaskInputError(`restCall may not reach ${current.host} (${refused}): link-local and unspecified addresses are refused`);
-    res = await fetch(current, {
-      method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      redirect: 'manual',
-      signal: timeout,
-      dispatcher: dispatcher(),
-    }).catch((err: unknown) => {
-      throw refusalOf(err);
-    });
+    res = await undici()
+      .fetch(current, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        redirect: 'manual',
+        signal: timeout,
+        dispatcher: dispatcher(),
+      })
+      .catch((err: unknown) => {
+        throw refusalOf(err);
+      });
     const location = res.headers.get('location');
     if (res.status < 300 || res.status >= 400 || res.status === 304 || location === null) break;
     await res.body?.cancel().catch(() => undefined);
