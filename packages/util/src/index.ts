@@ -94,5 +94,5 @@ export function setOwn<T>(target: Record<string, T>, key: string, value: NoInfer
   else target[key] = value;
 }
 
-export { ADDRESS_REFUSED, createGuardedLookup, guardedLookup, refusedAddressOf } from './network-addresses';
+export { ADDRESS_REFUSED, createGuardedLookup, guardedLookup, refusedLiteralAddress } from './network-addresses';
 export type { LookupCallback, Resolver } from './network-addresses';

@@ -1,6 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -18,16 +17,20 @@ REFUSED_ADDRESSES.addSubnet('fe80::', 10, 'ipv6');
 REFUSED_ADDRESSES.addAddress('fd00:ec2::254', 'ipv6');
 REFUSED_ADDRESSES.addAddress('::', 'ipv6');
 
+/** True when `address` (of IP `family` 4 or 6) is one no request made for a user is sent to. */
+function isRefused(address: string, family: number): boolean {
+  return REFUSED_ADDRESSES.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
 /**
- * The link-local or unspecified address that the host of `url` is, or resolves to (any of its
- * addresses); undefined when it is none of them or does not resolve (the request then fails on its
- * own, saying so).
+ * The host of `url` when it is an IP address written out that is link-local or unspecified. Sockets
+ * do not resolve such a host, so {@link guardedLookup} never sees it: this is its check. A name is
+ * checked by {@link guardedLookup} as its connection is made.
  */
-export async function refusedAddressOf(url: URL): Promise<string | undefined> {
+export function refusedLiteralAddress(url: URL): string | undefined {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const family = isIP(host);
-  const addresses = family !== 0 ? [{ address: host, family }] : await lookup(host, { all: true }).catch(() => []);
-  return addresses.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'))?.address;
+  return family !== 0 && isRefused(host, family) ? host : undefined;
 }
 
 /** The code of the error {@link guardedLookup} fails with. */
@@ -59,7 +62,7 @@ function guard(resolve: Resolver, hostname: string, options: LookupOptions, call
       return;
     }
     const all = Array.isArray(address) ? address : [{ address, family: family ?? 4 }];
-    const refused = all.find((a) => REFUSED_ADDRESSES.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
+    const refused = all.find((a) => isRefused(a.address, a.family));
     if (refused === undefined) {
       callback(null, address, family);
       return;

@@ -1,6 +1,6 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
-import { isRecord, refusedAddressOf } from '@nap/util';
+import { isRecord, refusedLiteralAddress } from '@nap/util';
 import { sendDeviceRequest } from '../clients/http-request';
 import type { GatewayDevicesContext } from '../context';
 import { headerProblems } from '../domain/http-headers';
@@ -29,8 +29,9 @@ export function sendRequest(svc: GatewayDevicesContext): Handler<'gateway-device
         `Inventory device "${device.name}" has no gw_http_base_url; set it to send HTTP requests`,
       );
     }
-    // a device writer must not turn the platform into a reader of the cloud host's own credentials
-    const refused = URL.canParse(baseUrl) ? await refusedAddressOf(new URL(baseUrl)) : undefined;
+    // a device writer must not turn the platform into a reader of the cloud host's own credentials:
+    // an address written out is refused here, a name as its connection is made (guardedLookup)
+    const refused = URL.canParse(baseUrl) ? refusedLiteralAddress(new URL(baseUrl)) : undefined;
     if (refused !== undefined)
       throw new AppError(
         'DEVICE_HTTP_NOT_CONFIGURED',

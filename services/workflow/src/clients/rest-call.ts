@@ -1,4 +1,4 @@
-import { ADDRESS_REFUSED, guardedLookup, isRecord, onFirstUse, refusedAddressOf } from '@nap/util';
+import { ADDRESS_REFUSED, guardedLookup, isRecord, onFirstUse, refusedLiteralAddress } from '@nap/util';
 import type * as Undici from 'undici';
 import type { Response } from 'undici';
 import type { Builtin } from '../domain/builtins';
@@ -81,7 +81,8 @@ export const restCall: Builtin = async ({ incoming, signal }) => {
   let method = verb;
   let res: Response;
   for (let hop = 0; ; hop++) {
-    const refused = await refusedAddressOf(current);
+    // an address written out here; a name is checked as its connection is made (guardedLookup)
+    const refused = refusedLiteralAddress(current);
     if (refused !== undefined)
       throw new TaskInputError(`restCall may not reach ${current.host} (${refused}): link-local and unspecified addresses are refused`);
     res = await undici()
