@@ -162,8 +162,16 @@ async function openAccount(username: Person | 'admin' | 'nina'): Promise<void> {
 /** The account's state as its page's title shows it (`Active`, `Inactive`, `Locked until 16:05`). */
 const stateOnPage = () => page.locator('h1 + [data-status]').textContent();
 
-/** A time of the platform as the page writes a time of today (the browser runs in UTC). */
-const clockOf = (iso: string) => new Date(iso).toISOString().slice(11, 16);
+/**
+ * A moment as the console writes it, in the browser's time zone (UTC, set by `launchBrowser`): the
+ * time alone on the same day, with the date before it on another day (a lock taken just before
+ * midnight ends tomorrow).
+ */
+const clockOf = (iso: string, now = new Date()) => {
+  const at = new Date(iso).toISOString();
+  const time = at.slice(11, 16);
+  return at.slice(0, 10) === now.toISOString().slice(0, 10) ? time : `${at.slice(0, 10)} ${time}`;
+};
 
 describe('the People pages', () => {
   it('list the accounts with their groups, roles, sign-in method, status and last sign-in, filtered by username in the URL', async () => {
