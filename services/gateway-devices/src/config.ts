@@ -21,6 +21,7 @@ import type { SessionLimiter } from './domain/session-limiter';
  * | `NAP_SCRIPTS_DIR` | `<data>/gateway/scripts` | scripts |
  * | `NAP_GW_IAC_DIR` | `<data>/gateway/iac` | one directory of `*.tf` files per module |
  * | `NAP_GW_INVENTORY_FILE` | `<data>/gateway/inventory.json` | inventory read by `refreshInventory` |
+ * | `NAP_SSH_KEY_DIR` | `<data>/gateway/ssh-keys` | the only directory whose private key files devices may name (`gw_ssh_private_key_file`, `ansible_*_key_file`); not in backups |
  * | `NAP_GW_RUN_TIMEOUT_MS` | 300000 | time limit of one run (a request may ask for less) |
  * | `NAP_GW_RUN_OUTPUT_BYTES` | 1048576 | stdout and stderr kept per run, each |
  * | `NAP_GW_IAC_BINARY` | `tofu`, else `terraform`, on PATH | the IaC program |
@@ -40,6 +41,8 @@ export interface GatewayDevicesConfig {
     iac: string;
   };
   inventoryFile: string;
+  /** Where private key files named by devices must lie (their real path); created 0700 at start when missing. */
+  sshKeyDir: string;
   runTimeoutMs: number;
   runOutputBytes: number;
   /** Explicit IaC binary; found on PATH when absent. */
@@ -74,6 +77,9 @@ export const GATEWAY_FILE_DIRS = [
 /** The inventory file's variable and its name under `<data>/gateway` otherwise. */
 export const GATEWAY_INVENTORY_FILE = { variable: 'NAP_GW_INVENTORY_FILE', name: 'inventory.json' } as const;
 
+/** The key directory's variable and its name under `<data>/gateway` otherwise. */
+export const GATEWAY_SSH_KEY_DIR = { variable: 'NAP_SSH_KEY_DIR', name: 'ssh-keys' } as const;
+
 /** The value of a path variable, resolved; undefined when it is unset or empty. */
 export function pathSetting(env: NodeJS.ProcessEnv, key: string): string | undefined {
   const raw = env[key];
@@ -101,6 +107,7 @@ export function loadGatewayDevicesConfig(dataDir: string, env: NodeJS.ProcessEnv
     sessionQueueTimeoutMs: positiveInt(env, 'NAP_GW_SESSION_QUEUE_TIMEOUT_MS', 60_000, problems),
     connectTimeoutMs: positiveInt(env, 'NAP_GW_CONNECT_TIMEOUT_MS', 10_000, problems),
     ...gatewayFileLocations(dataDir, env),
+    sshKeyDir: pathSetting(env, GATEWAY_SSH_KEY_DIR.variable) ?? path.resolve(dataDir, 'gateway', GATEWAY_SSH_KEY_DIR.name),
     runTimeoutMs: positiveInt(env, 'NAP_GW_RUN_TIMEOUT_MS', 300_000, problems),
     runOutputBytes: positiveInt(env, 'NAP_GW_RUN_OUTPUT_BYTES', 1_048_576, problems),
   };

@@ -1,13 +1,15 @@
-import { checkNotReservedKey, checkPrintableName, knownHostsKey } from '@nap/contracts';
+import { AppError, SECRET_MASK, checkNotReservedKey, checkPrintableName, knownHostsKey } from '@nap/contracts';
 import type { Caller, ConfigChangeResult } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import type { DeviceAccess, SessionRunOptions } from './clients/device-access';
+import { KEY_MATERIAL, isKeyFileVariable, keyPathAdvice, keyPathProblem } from './clients/key-files';
 import type { SendConfigSetOptions } from './clients/netmiko-options';
 import type { ProcessOutcome } from './clients/process-run';
 import type { Runners } from './clients/runners';
 import type { SshSession } from './clients/ssh-session';
 import type { GatewayDevicesConfig } from './config';
 import { DEFAULT_PORTS, optionalInt, optionalString } from './domain/connection-settings';
+import { CONNECTION_VARIABLES, isHostLocalConnection } from './domain/device-variables';
 import type { SessionLimiter } from './domain/session-limiter';
 import type { DeviceDoc } from './store/collections';
 import type { DeviceView, InventoryRepository, UpsertMode } from './store/inventory-repository';
@@ -32,10 +34,24 @@ export interface GatewayDevicesContext {
 /** A device's stored record (secrets masked) with its trusted host key and the names of its secrets. */
 export type DeviceDetails = DeviceView & { hostKeyFingerprint: string | null; secretVariables: string[] };
 
+/** How a device write names its members, and where its variables come from. */
+export interface DeviceWriteOptions {
+  /** The request member that gave a gateway variable (createDevice's `deviceVars`); `body.variables.<name>` otherwise. */
+  memberOf?: (variable: string) => string;
+  /**
+   * The variables come from the inventory file the operator placed on the host (`refreshInventory`),
+   * not from the caller: its connections stand, and its key files are checked when a run or a
+   * session reads them, so that one device does not stop the whole file.
+   */
+  fromInventoryFile?: boolean;
+}
+
 /**
  * Creates and/or updates a device (see {@link InventoryRepository.upsert}). Every inventory write
  * goes through here so that the session limiter's per-device limit follows `gw_session_limit`; the
- * log names the device, never its variables.
+ * log names the device, never its variables. Refused: a key file outside the key directory (400
+ * `VALIDATION_FAILED` naming the member), and a connection on the platform's own host written by a
+ * caller who is not an admin (403 `FORBIDDEN` naming the member), see {@link checkDeviceWrite}.
  */
 export async function writeDevice(
   svc: GatewayDevicesContext,
@@ -43,6 +59,7 @@ export async function writeDevice(
   input: { variables?: Record<string, unknown>; groups?: string[] },
   mode: UpsertMode,
   caller: Caller,
+  options: DeviceWriteOptions = {},
 ): Promise<{ doc: DeviceDoc; created: boolean }> {
   // a new device's name is one people choose; an update finds the device by the name it has. A
   // device and its groups are kept by name (the session limiter's and the runners' inventories)
@@ -51,6 +68,7 @@ export async function writeDevice(
     checkNotReservedKey(name, 'body.name', 'name');
     input.groups?.forEach((group, i) => checkNotReservedKey(group, `body.groups[${i}]`, 'group name'));
   }
+  if (options.fromInventoryFile !== true) await checkDeviceWrite(svc, name, input.variables ?? {}, mode, caller, options.memberOf);
   const result = await svc.inventory.upsert(name, input, mode, caller.username);
   svc.access.trackSessionLimit(result.doc.name, result.doc.variables);
   svc.logger.info(
@@ -60,6 +78,54 @@ export async function writeDevice(
   return result;
 }
 
+/**
+ * What a caller may not write into a device:
+ * - a private key file (`gw_ssh_private_key_file`, `ansible_*_key_file`) that is not an absolute path
+ *   inside the key directory (`NAP_SSH_KEY_DIR`) by its path and, when it exists, its real path:
+ *   otherwise the platform would log in with any file it can read (its host keys, another team's
+ *   keys). 400 `VALIDATION_FAILED`, every such member named. Sessions and runs check again as they
+ *   read the file.
+ * - unless an admin, a device whose connection (`gw_connection`, `ansible_connection`, given or
+ *   stored) acts on the platform's own host (`local`, …): runs on it would run on the platform's
+ *   host with the variables the writer chose. 403 `FORBIDDEN` naming the member.
+ */
+async function checkDeviceWrite(
+  svc: GatewayDevicesContext,
+  name: string,
+  variables: Record<string, unknown>,
+  mode: UpsertMode,
+  caller: Caller,
+  memberOf: (variable: string) => string = (variable) => `body.variables.${variable}`,
+): Promise<void> {
+  const keyDir = svc.config.sshKeyDir;
+  const problems: { member: string; message: string }[] = [];
+  for (const [variable, value] of Object.entries(variables)) {
+    // a mask keeps the stored secret; material is no path
+    if (!isKeyFileVariable(variable) || typeof value !== 'string' || value === SECRET_MASK || KEY_MATERIAL.test(value)) continue;
+    const problem = await keyPathProblem(value, keyDir);
+    if (problem !== undefined) problems.push({ member: memberOf(variable), message: `${variable} ${keyPathAdvice(problem, keyDir)}` });
+  }
+  if (problems.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `Device "${name}": ${problems.map((p) => p.message).join('; ')}`, { details: problems });
+  }
+  if (caller.roles.includes('admin')) return;
+  const stored = mode === 'create' ? null : await svc.inventory.find(name);
+  for (const variable of CONNECTION_VARIABLES) {
+    const given = Object.hasOwn(variables, variable);
+    const value = given ? variables[variable] : stored?.variables[variable];
+    if (!isHostLocalConnection(value)) continue;
+    const member = memberOf(variable);
+    const what = `${variable} "${String(value)}" runs Ansible on the platform's own host, not on a device`;
+    throw new AppError(
+      'FORBIDDEN',
+      given
+        ? `Only an admin may give device "${name}" a connection on the platform's host: ${what}`
+        : `Only an admin may change device "${name}": its ${what}`,
+      { details: [{ member, message: `${variable} "${String(value)}" is for admins only` }] },
+    );
+  }
+}
+
 /** {@link writeDevice}, answering the device as viewed (secrets masked). */
 export async function writeDeviceView(
   svc: GatewayDevicesContext,
@@ -67,8 +133,9 @@ export async function writeDeviceView(
   input: { variables?: Record<string, unknown>; groups?: string[] },
   mode: UpsertMode,
   caller: Caller,
+  options: DeviceWriteOptions = {},
 ): Promise<DeviceView> {
-  return svc.inventory.view((await writeDevice(svc, name, input, mode, caller)).doc);
+  return svc.inventory.view((await writeDevice(svc, name, input, mode, caller, options)).doc);
 }
 
 /** Deletes a device and its backups, and drops its session limit. Errors: `DEVICE_NOT_FOUND`. */

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { serve } from '@nap/bus';
 import { RELEASE } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
@@ -71,6 +72,8 @@ export function createGatewayDevicesService(
         );
       for (const device of await inventory.sessionLimits()) access.trackSessionLimit(device.name, device.variables);
       await runners.catalog.ensureDirectories();
+      // the key directory holds private keys: only the platform's user may list it
+      await mkdir(gateway.sshKeyDir, { recursive: true, mode: 0o700 });
       const registered = await serve({
         bus,
         service: 'gateway-devices',

@@ -1,4 +1,5 @@
 import { isAppError } from '@nap/contracts';
+import { isHostSideVariable } from '../src/clients/runners/ansible';
 import { mapDeviceVars, normalizeVariables } from '../src/domain/device-variables';
 
 /** Variable names that Object.prototype has are names like any other; `__proto__` is refused naming it. */
@@ -45,4 +46,31 @@ it('deviceVars named after Object.prototype members are outside the mapping', ()
       message: expect.stringContaining(`members the mapping does not know: ${key}`),
     });
   }
+});
+
+it('leaves out of Ansible runs the variables Ansible acts on at the platform host, and keeps the ones for the device', () => {
+  const hostSide = [
+    'ansible_python_interpreter',
+    'ansible_ssh_extra_args',
+    'ansible_ssh_common_args',
+    'ansible_paramiko_proxy_command',
+    'ansible_become_exe',
+    'ansible_ssh_executable',
+    'ansible_ssh_pkcs11_provider',
+    'ansible_pkcs11_provider',
+    'ansible_control_path',
+    'ansible_control_path_dir',
+    'ANSIBLE_SSH_PKCS11_PROVIDER',
+  ];
+  const deviceSide = [
+    'ansible_host',
+    'ansible_port',
+    'ansible_user',
+    'ansible_network_os',
+    'ansible_become',
+    'ansible_become_user',
+    'provider',
+  ];
+  expect(hostSide.filter((name) => !isHostSideVariable(name))).toEqual([]);
+  expect(deviceSide.filter(isHostSideVariable)).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 
@@ -188,7 +189,7 @@ describe('bus-only device methods', () => {
         ostype: 'cisco_ios',
         gwOS: 'ios',
         user: 'ops',
-        sshKey: '/keys/id_ed25519',
+        sshKey: path.join(gw.sshKeyDir, 'id_ed25519'),
         hostKeyChecking: false,
         provider: 'cli',
         password: SECRET,
@@ -206,7 +207,7 @@ describe('bus-only device methods', () => {
         gw_network_os: 'cisco_ios',
         gw_os: 'ios',
         gw_user: 'ops',
-        gw_ssh_private_key_file: '/keys/id_ed25519',
+        gw_ssh_private_key_file: path.join(gw.sshKeyDir, 'id_ed25519'),
         host_key_checking: false,
         gw_provider: 'cli',
         gw_password: '********',

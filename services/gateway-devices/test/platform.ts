@@ -9,7 +9,7 @@ import { startPlatform } from '@nap/standalone';
 import type { Platform } from '@nap/standalone';
 import type { Store } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
-import { GATEWAY_FILE_DIRS, GATEWAY_INVENTORY_FILE, gatewayFileLocations } from '../src/config';
+import { GATEWAY_FILE_DIRS, GATEWAY_INVENTORY_FILE, GATEWAY_SSH_KEY_DIR, gatewayFileLocations } from '../src/config';
 
 const ADMIN_PASSWORD = 'gateway-devices-admin-password';
 /** The secret key of the test platforms; tests check nothing sealed with it leaks. */
@@ -23,6 +23,8 @@ export interface GatewayPlatform {
   /** Directories of the runners (scripts, playbooks, …) under the data dir. */
   dirs: Record<'playbooks' | 'modules' | 'runnerModules' | 'roles' | 'collections' | 'scripts' | 'iac', string>;
   inventoryFile: string;
+  /** The key directory (NAP_SSH_KEY_DIR) as the platform was started with it. */
+  sshKeyDir: string;
   /** The gateway-devices store, to look at what is stored. */
   store: Store;
   /** Every log line written so far (JSON text). */
@@ -35,7 +37,7 @@ export interface GatewayPlatform {
   stop(): Promise<void>;
 }
 
-const GW_ENV = [...GATEWAY_FILE_DIRS.map((d) => d.variable), GATEWAY_INVENTORY_FILE.variable];
+const GW_ENV = [...GATEWAY_FILE_DIRS.map((d) => d.variable), GATEWAY_INVENTORY_FILE.variable, GATEWAY_SSH_KEY_DIR.variable];
 
 /**
  * Starts admin + gateway-devices + the HTTP gateway on a free port with a fresh data dir. `env`
@@ -93,6 +95,7 @@ export async function startGatewayPlatform(env: Record<string, string> = {}): Pr
     dataDir,
     store,
     ...gatewayFileLocations(dataDir, env),
+    sshKeyDir: env[GATEWAY_SSH_KEY_DIR.variable] ?? path.join(dataDir, 'gateway', GATEWAY_SSH_KEY_DIR.name),
     logs: () => lines.join(''),
     http: (method, route, body, t = token) => http(method, route, body, t),
     // Tests name operations at run time and read answers as the shapes they assert: the untyped door.

@@ -246,6 +246,47 @@ describe('what a device writer or a run caller gives Ansible runs nothing on the
   );
 });
 
+describe('key files of devices in Ansible runs', () => {
+  it(
+    'Ansible reads a copy of a key of the key directory; a targeted device whose key lies elsewhere refuses the run, naming NAP_SSH_KEY_DIR',
+    async () => {
+      const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot-checked-here\n-----END OPENSSH PRIVATE KEY-----\n';
+      await file(path.join(gw.sshKeyDir, 'lab-key'), key, 0o600);
+      await file(
+        path.join(gw.dirs.playbooks, 'keyfile.yml'),
+        '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: "key={{ ansible_ssh_private_key_file }} first={{ lookup(\'file\', ansible_ssh_private_key_file).splitlines()[0] }}"\n',
+      );
+      const keyed = await gw.http('POST', '/gw/createInventoryDevice', {
+        name: 'keyed',
+        variables: { gw_connection: 'local', gw_ssh_private_key_file: path.join(gw.sshKeyDir, 'lab-key') },
+      });
+      expect(keyed.status).toBe(200);
+      // an inventory file of before the key directory: loaded, refused when a run needs its key
+      const elsewhere = path.join(gw.dataDir, 'elsewhere-key');
+      await file(elsewhere, key, 0o600);
+      await writeFile(
+        gw.inventoryFile,
+        JSON.stringify({ all: { hosts: { 'legacy-keyed': { gw_connection: 'local', gw_ssh_private_key_file: elsewhere } } } }),
+      );
+      await gw.call('refreshInventory', {});
+
+      const run = await gw.call<Outcome>('runPlaybook', { name: 'keyfile.yml', hosts: ['keyed'] });
+      expect(run).toMatchObject({ status: 'success', exitCode: 0 });
+      const shown = /key=(\S+) first=(-+BEGIN OPENSSH PRIVATE KEY-+)/.exec(run.stdout);
+      expect(shown?.[2]).toBe('-----BEGIN OPENSSH PRIVATE KEY-----');
+      expect(shown?.[1]).not.toContain(gw.sshKeyDir);
+      expect(run.stdout).not.toContain('legacy-keyed');
+
+      const refused = await gw.callError('runPlaybook', { name: 'keyfile.yml', hosts: ['legacy-keyed'] });
+      expect(refused).toMatchObject({ status: 422, code: 'DEVICE_CREDENTIALS_MISSING' });
+      expect(refused.message).toContain(
+        `gw_ssh_private_key_file of device "legacy-keyed" lies outside the key directory ${gw.sshKeyDir} (NAP_SSH_KEY_DIR)`,
+      );
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
 describe('infrastructure as code (tofu or terraform on PATH)', () => {
   it(
     'inits, plans, applies with variables and destroys a local-only module',

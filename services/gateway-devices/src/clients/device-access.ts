@@ -1,10 +1,7 @@
 // How the handlers reach devices: one resolution of connection settings per request, sessions
 // through the process-wide limiter.
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import { AppError, isAppError } from '@nap/contracts';
+import { KEY_MATERIAL, keyPathAdvice, readKeyFile } from './key-files';
 import { withNetconfSession } from './netconf-client';
 import type { NetconfOptions, NetconfSession } from './netconf-client';
 import { withSshSession } from './ssh-session';
@@ -32,8 +29,6 @@ export interface ResolvedTarget<S extends ConnectionSettings = ConnectionSetting
   privateKey?: string;
   device?: ResolvedDevice;
 }
-
-const KEY_MATERIAL = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /**
  * Reaches devices for the handlers: resolves an inventory name or address to connection settings
@@ -162,9 +157,11 @@ export class DeviceAccess {
 
   /**
    * The device's private key: `gw_ssh_private_key` (material), or `gw_ssh_private_key_file` (material
-   * or an absolute path), checked as the login would use it. Errors: 422 `DEVICE_CREDENTIALS_MISSING`
-   * naming the variable. A path that cannot be read and a file that is not a usable key get the same
-   * answer: it tells nobody whether a path exists or what the file holds.
+   * or an absolute path inside the key directory, `NAP_SSH_KEY_DIR`), checked as the login would use
+   * it. Errors: 422 `DEVICE_CREDENTIALS_MISSING` naming the variable. A path outside the key
+   * directory (as written, or by the real path of the file opened) is refused saying so; a path that
+   * cannot be read and a file that is not a usable key get the same answer: it tells nobody whether
+   * a path exists or what the file holds.
    */
   private async privateKey(device: ResolvedDevice | undefined): Promise<string | undefined> {
     const v = device?.variables ?? {};
@@ -175,46 +172,23 @@ export class DeviceAccess {
     const file = optionalString(v.gw_ssh_private_key_file);
     if (file === undefined) return undefined;
     if (KEY_MATERIAL.test(file)) return usableKey(file, passphrase, 'gw_ssh_private_key_file', name);
-    if (!path.isAbsolute(file)) {
+    const read = await readKeyFile(file, this.config.sshKeyDir);
+    if ('problem' in read && read.problem !== 'unreadable') {
       throw new AppError(
         'DEVICE_CREDENTIALS_MISSING',
-        `gw_ssh_private_key_file of device "${name}" must be an absolute path or the key itself`,
-        {
-          details: { name, variable: 'gw_ssh_private_key_file' },
-        },
+        `gw_ssh_private_key_file of device "${name}" ${keyPathAdvice(read.problem, this.config.sshKeyDir)}`,
+        { details: { name, variable: 'gw_ssh_private_key_file' } },
       );
     }
-    const unusable = (): AppError =>
-      new AppError(
+    if ('problem' in read || privateKeyProblem(read.text, passphrase) !== undefined) {
+      throw new AppError(
         'DEVICE_CREDENTIALS_MISSING',
         `The private key file ${file} (gw_ssh_private_key_file) of device "${name}" cannot be read, or is not a private key SSH can use ` +
           '(OpenSSH or PEM; an encrypted one opened by gw_ssh_passphrase)',
         { details: { name, variable: 'gw_ssh_private_key_file' } },
       );
-    const key = await readKeyFile(file);
-    if (key === undefined || privateKeyProblem(key, passphrase) !== undefined) throw unusable();
-    return key;
-  }
-}
-
-/** Largest private key file read (an RSA 16384-bit key in PEM is about 13 KiB). */
-const MAX_KEY_FILE_BYTES = 64 * 1024;
-
-/**
- * The text of a key file, or `undefined` when it cannot be read, is not a regular file (a FIFO or a
- * device such as /dev/zero would block or never end) or is larger than a key.
- */
-async function readKeyFile(file: string): Promise<string | undefined> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = await handle.stat();
-    if (!stat.isFile() || stat.size > MAX_KEY_FILE_BYTES) return undefined;
-    return await handle.readFile('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    await handle?.close().catch(() => undefined);
+    }
+    return read.text;
   }
 }
 

@@ -95,6 +95,42 @@ function ownMember(out: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * Ansible connections that act on the platform's own host rather than reach a device: `local` and
+ * the plugins that enter a container, jail or chroot of that host (`ansible.builtin.local`,
+ * `community.docker.docker`, …; named by their last segment, case aside).
+ */
+const HOST_LOCAL_CONNECTIONS: ReadonlySet<string> = new Set([
+  'local',
+  'chroot',
+  'jail',
+  'zone',
+  'lxc',
+  'lxd',
+  'incus',
+  'docker',
+  'docker_api',
+  'nsenter',
+  'podman',
+  'buildah',
+  'libvirt_lxc',
+  'libvirt_qemu',
+  'iocage',
+  'qubes',
+  'funcd',
+  'saltstack',
+]);
+
+/** The variables that choose a device's Ansible connection. */
+export const CONNECTION_VARIABLES = ['gw_connection', 'ansible_connection'] as const;
+
+/** True when `value` asks Ansible for a connection on the platform's own host ({@link HOST_LOCAL_CONNECTIONS}). */
+export function isHostLocalConnection(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const plugin = value.trim().toLowerCase().split('.').pop() ?? '';
+  return HOST_LOCAL_CONNECTIONS.has(plugin);
+}
+
 /** The spec's createDevice mapping of deviceVars to gateway variables, exactly. */
 export const DEVICE_VARS_MAPPING: Readonly<Record<string, string>> = {
   'device-type': 'gw_connection',

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { mapDeviceVars } from '../domain/device-variables';
+import { DEVICE_VARS_MAPPING, mapDeviceVars } from '../domain/device-variables';
 import { writeDeviceView } from '../context';
 import type { GatewayDevicesContext } from '../context';
 
@@ -13,6 +13,13 @@ export function createDevice(svc: GatewayDevicesContext): Handler<'gateway-devic
       { variables: mapDeviceVars(deviceVars), ...(groups === undefined ? {} : { groups }) },
       'create',
       input.caller,
+      { memberOf: deviceVarsMember },
     );
   };
+}
+
+/** The `deviceVars` member that maps to a gateway variable. */
+function deviceVarsMember(variable: string): string {
+  const given = Object.entries(DEVICE_VARS_MAPPING).find(([, to]) => to === variable)?.[0];
+  return given === undefined ? `body.variables.${variable}` : `body.deviceVars.${given}`;
 }

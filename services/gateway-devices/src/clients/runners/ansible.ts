@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HOST_KEY_CHECKING, knownHostsKey } from '@nap/contracts';
+import { AppError, HOST_KEY_CHECKING, knownHostsKey } from '@nap/contracts';
 import type { HostKeyChecking } from '@nap/contracts';
+import { KEY_MATERIAL, isKeyFileVariable, keyPathAdvice, readKeyFile } from '../key-files';
 import { findOnPath } from '../process-run';
 import { checkHostKey, scanHostKey } from '../ssh-connection';
 import { hostKeyCheckingOf } from '../../domain/device-variables';
@@ -27,7 +29,16 @@ const HOST_KEY_SCAN_TIMEOUT_MS = 5_000;
  * Anyone who may write a device could otherwise run any command there.
  */
 const HOST_SIDE_VARIABLE =
-  /^ansible_(?:.*_)?(?:interpreter|executable|exe|flags|args|proxy_command|ssh_config|kinit_cmd|host_key_checking|host_key_auto_add|look_for_keys|record_host_keys)$/i;
+  /^ansible_(?:.*_)?(?:interpreter|executable|exe|flags|args|proxy_command|ssh_config|kinit_cmd|host_key_checking|host_key_auto_add|look_for_keys|record_host_keys|pkcs11_provider|control_path|control_path_dir)$/i;
+
+/**
+ * Whether a device variable is one Ansible would act on at the platform's own host (see
+ * {@link HOST_SIDE_VARIABLE}; `ansible_ssh_pkcs11_provider` loads a shared library there, the control
+ * path places a socket), so it is left out of every run's inventory.
+ */
+export function isHostSideVariable(name: string): boolean {
+  return HOST_SIDE_VARIABLE.test(name);
+}
 
 /** Where Jinja2 (as Ansible configures it) starts an expression, a statement or a comment. */
 const JINJA_DELIMITER = /\{\{|\{%|\{#/;
@@ -49,11 +60,14 @@ export function ansibleUnsafe(value: unknown): unknown {
   return value;
 }
 
-/** Maps an inventory device to Ansible host variables (its own variables are kept as given, but for {@link HOST_SIDE_VARIABLE}), unsafe. */
-function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
+/**
+ * Maps an inventory device to Ansible host variables (its own variables are kept as given, but for
+ * {@link HOST_SIDE_VARIABLE} and the key files, which `keyFiles` replaces by the run's copies), unsafe.
+ */
+function ansibleHostVars(device: ResolvedDevice, keyFiles: Record<string, string>): Record<string, unknown> {
   const v = device.variables;
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(v)) if (!HOST_SIDE_VARIABLE.test(name)) setOwn(out, name, value);
+  for (const [name, value] of Object.entries(v)) if (!isHostSideVariable(name) && !isKeyFileVariable(name)) setOwn(out, name, value);
   const map: [string, string][] = [
     ['gw_host', 'ansible_host'],
     ['gw_port', 'ansible_port'],
@@ -64,9 +78,9 @@ function ansibleHostVars(device: ResolvedDevice): Record<string, unknown> {
     ['gw_become', 'ansible_become'],
     ['gw_become_method', 'ansible_become_method'],
     ['gw_become_pass', 'ansible_become_password'],
-    ['gw_ssh_private_key_file', 'ansible_ssh_private_key_file'],
   ];
   for (const [from, to] of map) if (v[from] !== undefined && ownValue(out, to) === undefined) setOwn(out, to, v[from]);
+  for (const [name, file] of Object.entries(keyFiles)) setOwn(out, name, file);
   return ansibleUnsafe(out) as Record<string, unknown>;
 }
 
@@ -155,8 +169,10 @@ export class AnsibleRunner {
         if (JINJA_DELIMITER.test(doc.name)) continue;
         const device = await this.inventory.resolve(doc.name);
         if (device === undefined) continue;
-        const vars = ansibleHostVars(device);
         const targeted = targets.includes(device.name) || device.groups.some((g) => targets.includes(g)) || targets.includes('all');
+        const keyFiles = await this.keyFiles(device, path.join(dir, 'keys'), targeted);
+        if (keyFiles === undefined) continue;
+        const vars = ansibleHostVars(device, keyFiles);
         const checking = hostKeyCheckingOf(device.variables.host_key_checking);
         const line = await this.knownHostsLine(device, checking, targeted);
         if (line !== undefined) lines.push(line);
@@ -178,6 +194,50 @@ export class AnsibleRunner {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * The device's key files (`gw_ssh_private_key_file` as `ansible_ssh_private_key_file`, and Ansible's
+   * own `ansible_*_key_file` variables), each copied into the run's directory (mode 0600) from inside
+   * the key directory, or written there when the variable holds the key itself: Ansible then reads
+   * the copy checked here, never a path that could be swapped for a symlink meanwhile. A key file
+   * outside the key directory or unreadable: 422 `DEVICE_CREDENTIALS_MISSING` when the run targets
+   * the device; otherwise the device is left out of the run (undefined): it cannot be reached as written.
+   */
+  private async keyFiles(device: ResolvedDevice, keysDir: string, targeted: boolean): Promise<Record<string, string> | undefined> {
+    const keyDir = this.config.sshKeyDir;
+    const out: Record<string, string> = {};
+    // Ansible's own variables first: as before, one given wins over the gw_ variable
+    const names = Object.keys(device.variables)
+      .filter(isKeyFileVariable)
+      .sort((a, b) => Number(a === 'gw_ssh_private_key_file') - Number(b === 'gw_ssh_private_key_file'));
+    for (const variable of names) {
+      const value = device.variables[variable];
+      const to = variable === 'gw_ssh_private_key_file' ? 'ansible_ssh_private_key_file' : variable;
+      if (typeof value !== 'string' || ownValue(out, to) !== undefined) continue;
+      let text: string;
+      if (KEY_MATERIAL.test(value)) text = value;
+      else {
+        const read = await readKeyFile(value, keyDir);
+        if ('problem' in read) {
+          if (!targeted) return undefined;
+          throw new AppError(
+            'DEVICE_CREDENTIALS_MISSING',
+            read.problem === 'unreadable'
+              ? `The private key file ${value} (${variable}) of device "${device.name}" cannot be read`
+              : `${variable} of device "${device.name}" ${keyPathAdvice(read.problem, keyDir)}`,
+            { details: { name: device.name, variable } },
+          );
+        }
+        text = read.text;
+      }
+      await mkdir(keysDir, { recursive: true, mode: 0o700 });
+      const copy = path.join(keysDir, randomUUID());
+      // OpenSSH refuses a key whose last line has no newline
+      await writeFile(copy, text.endsWith('\n') ? text : `${text}\n`, { mode: 0o600, flag: 'wx' });
+      setOwn(out, to, copy);
+    }
+    return out;
   }
 
   /**
