@@ -20,6 +20,8 @@ import { SignedXml } from 'xml-crypto';
 /** A person the IdP signs in: the NameID and the attributes of the assertion. */
 export interface SamlPerson {
   nameId: string;
+  /** The NameID's Format; default `urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified`. */
+  nameIdFormat?: string;
   attributes: Record<string, string[]>;
 }
 
@@ -154,7 +156,7 @@ export async function startSamlIdentityProvider(options: { spEntityId: string })
     const assertion =
       `<saml:Assertion xmlns:saml="${SAML}" ID="${assertionId}" Version="2.0" IssueInstant="${iso(now)}">` +
       `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
-      `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified">${escapeXml(person.nameId)}</saml:NameID>` +
+      `<saml:Subject><saml:NameID Format="${escapeXml(person.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified')}">${escapeXml(person.nameId)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">` +
       `<saml:SubjectConfirmationData InResponseTo="${request.id}"${subjectBegins} NotOnOrAfter="${ends}" Recipient="${escapeXml(recipient)}"/>` +
       `</saml:SubjectConfirmation></saml:Subject>` +

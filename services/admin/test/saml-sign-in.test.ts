@@ -5,7 +5,7 @@ import { BrowserSession } from '../../../test/support/browser-session';
 import type { BrowserAnswer } from '../../../test/support/browser-session';
 import { startSamlIdentityProvider } from '../../../test/support/saml-identity-provider';
 import type { SamlIdentityProviderHandle, SamlPerson, SamlResponseOptions } from '../../../test/support/saml-identity-provider';
-import { parseIdpMetadata } from '../src/clients/saml-identity-provider';
+import { parseIdpMetadata, samlBindingRefusal } from '../src/clients/saml-identity-provider';
 
 /**
  * Sign-in through a SAML 2.0 identity provider made by the test (xml-crypto signing with a key and
@@ -305,6 +305,66 @@ describe('SAML 2.0 sign-in through the browser', () => {
     expect(
       records.some((r) => r.actor.kind === 'account' && r.actor.username === 'alice' && r.actor.auth === 'sso' && r.outcome.status === 303),
     ).toBe(true);
+  });
+});
+
+describe('an account stays the person the IdP bound it to (usernameAttribute)', () => {
+  const PERSISTENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+  const TRANSIENT = 'urn:oasis:names:tc:SAML:2.0:nameid-format:transient';
+  const person = (nameId: string, nameIdFormat: string, uid: string): SamlPerson => ({
+    nameId,
+    nameIdFormat,
+    attributes: { uid: [uid], groups: ['netops'] },
+  });
+  const corpSaml = {
+    type: 'saml',
+    label: 'Corp SAML',
+    idpMetadata: '',
+    adminGroups: ['nap-admins'],
+    timeoutMs: 3_000,
+    usernameAttribute: 'uid',
+  };
+
+  test('a persistent NameID: another person presenting the same username attribute is refused; a transient IdP binds to its issuer', async () => {
+    const other = await startSamlIdentityProvider({ spEntityId: `${napUrl}/sso/saml/metadata` });
+    try {
+      await setProviders({ 'corp-saml': { ...corpSaml, idpMetadata: idp.metadataUrl } });
+      expect((await signIn(new BrowserSession(), person('p-carol-7f3a', PERSISTENT, 'carol'))).status).toBe(303);
+      const mallory = await signIn(new BrowserSession(), person('p-mallory-91c2', PERSISTENT, 'carol'));
+      expect(mallory.status).toBe(401);
+      expect(messageOf(mallory)).toContain('the account "carol" is bound to another person of this identity provider');
+      // nor with a NameID that names nobody for good
+      expect((await signIn(new BrowserSession(), person('_t1', TRANSIENT, 'carol'))).status).toBe(401);
+      expect((await signIn(new BrowserSession(), person('p-carol-7f3a', PERSISTENT, 'carol'))).status).toBe(303);
+
+      // transient NameIDs change at every sign-in: the account is bound to the issuer
+      expect((await signIn(new BrowserSession(), person('_t2', TRANSIENT, 'dave'))).status).toBe(303);
+      expect((await signIn(new BrowserSession(), person('_t3', TRANSIENT, 'dave'))).status).toBe(303);
+      // the provider pointed at another IdP: its people take none of the accounts of the first
+      await setProviders({ 'corp-saml': { ...corpSaml, idpMetadata: other.metadataUrl } });
+      for (const who of [person('_t4', TRANSIENT, 'dave'), person('p-other-carol', PERSISTENT, 'carol')]) {
+        other.signInAs(who);
+        const browser = new BrowserSession();
+        const page = await browser.get(`${napUrl}/sso/login?provider=corp-saml`);
+        const answer = await postForm(browser, page);
+        expect(answer.status).toBe(401);
+        expect(messageOf(answer)).toContain(`is bound to the identity provider "${idp.entityId}", not to "${other.entityId}"`);
+      }
+    } finally {
+      await setProviders({ 'corp-saml': { ...corpSaml, idpMetadata: idp.metadataUrl, usernameAttribute: undefined } });
+      await other.stop();
+    }
+  });
+
+  test('an account of before bindings (the last NameID kept) is bound at its next sign-in', () => {
+    const persistent = JSON.stringify(['persistent', 'https://idp.example/', 'p-erin']);
+    const byAttribute = JSON.stringify(['attribute', 'https://idp.example/', 'uid', 'erin']);
+    expect(samlBindingRefusal('p-erin', persistent)).toBeUndefined();
+    expect(samlBindingRefusal('p-someone-else', persistent)).toContain('another persistent NameID');
+    expect(samlBindingRefusal('_stale-transient', byAttribute)).toBeUndefined();
+    // by attribute, then a persistent NameID of the same issuer: bound to it from then on
+    expect(samlBindingRefusal(byAttribute, persistent)).toBeUndefined();
+    expect(samlBindingRefusal(persistent, byAttribute)).toContain('a NameID of another format');
   });
 });
 

@@ -136,7 +136,12 @@ export class SamlIdentityProvider implements BrowserMethod {
     if (assertion === undefined) throw this.refused('the assertion cannot be read');
     await this.checkRecipient(assertion, profile);
     await this.checkFirstUse(assertion, context);
-    return this.identityOf(profile);
+    return this.identityOf(profile, idp.entityId);
+  }
+
+  /** See {@link samlBindingRefusal}. */
+  samePerson(boundTo: string | undefined, identity: ExternalIdentity): string | undefined {
+    return samlBindingRefusal(boundTo, identity.externalId);
   }
 
   async close(): Promise<void> {
@@ -192,7 +197,12 @@ export class SamlIdentityProvider implements BrowserMethod {
     if (!(await context.firstUse(id, expiresAt))) throw this.refused(`the assertion "${id}" was used before (a replay)`);
   }
 
-  private identityOf(profile: Profile): ExternalIdentity {
+  /**
+   * The person: the username (the NameID, or the `usernameAttribute`), and what the account is bound
+   * to (`externalId`): the NameID when its format is persistent, otherwise the issuer and the
+   * username as the IdP asserted it (see {@link samlBindingRefusal}).
+   */
+  private identityOf(profile: Profile, issuer: string): ExternalIdentity {
     const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
     const usernameAttribute = this.config.usernameAttribute;
     const username = usernameAttribute === undefined ? profile.nameID : attributes[usernameAttribute];
@@ -200,9 +210,13 @@ export class SamlIdentityProvider implements BrowserMethod {
       throw this.refused(
         usernameAttribute === undefined ? 'the assertion has no NameID' : `the assertion has no "${usernameAttribute}" attribute`,
       );
+    const binding: SamlBinding =
+      profile.nameIDFormat === PERSISTENT_NAME_ID && typeof profile.nameID === 'string' && profile.nameID !== ''
+        ? { kind: 'persistent', issuer, nameId: profile.nameID }
+        : { kind: 'attribute', issuer, attribute: usernameAttribute ?? 'NameID', value: username };
     const identity: ExternalIdentity = {
       username,
-      externalId: profile.nameID,
+      externalId: bindingText(binding),
       groups: groupNamesOf(attributes[this.config.groupsAttribute ?? 'groups']),
     };
     for (const [member, names] of Object.entries(NAME_ATTRIBUTES)) {
@@ -270,6 +284,66 @@ export class SamlIdentityProvider implements BrowserMethod {
     this.log.info({ entityId: metadata.entityId, ssoUrl: metadata.ssoUrl, certificates: metadata.certs.length }, 'SAML IdP metadata read');
     return { ...metadata, loadedAt: Date.now() };
   }
+}
+
+const PERSISTENT_NAME_ID = 'urn:oasis:names:tc:SAML:2.0:nameid-format:persistent';
+
+/**
+ * What an account of a SAML provider is bound to: a persistent NameID of an issuer (one person for
+ * good, as an OIDC `sub`), or, when the IdP sends transient (or unspecified, email, …) NameIDs that
+ * name nobody for good, the issuer and the username attribute's value it asserted.
+ */
+type SamlBinding =
+  { kind: 'persistent'; issuer: string; nameId: string } | { kind: 'attribute'; issuer: string; attribute: string; value: string };
+
+/** A binding as the account keeps it (`externalId`): a JSON array, never a bare NameID. */
+function bindingText(binding: SamlBinding): string {
+  return JSON.stringify(
+    binding.kind === 'persistent'
+      ? [binding.kind, binding.issuer, binding.nameId]
+      : [binding.kind, binding.issuer, binding.attribute, binding.value],
+  );
+}
+
+/** The binding an account keeps; undefined for what a version before bindings kept (the last NameID seen). */
+function bindingOf(text: string | undefined): SamlBinding | undefined {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(text ?? '');
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parts) || !parts.every((p) => typeof p === 'string')) return undefined;
+  const [kind, issuer, a, b] = parts as string[];
+  if (kind === 'persistent' && issuer !== undefined && a !== undefined && parts.length === 3) return { kind, issuer, nameId: a };
+  if (kind === 'attribute' && issuer !== undefined && a !== undefined && b !== undefined && parts.length === 4)
+    return { kind, issuer, attribute: a, value: b };
+  return undefined;
+}
+
+/**
+ * Why the person a SAML sign-in asserts (`externalId`, from the assertion) is not the one the account
+ * of that username is bound to (`boundTo`); undefined when it is, and the account is then bound to
+ * the sign-in's binding. An account bound to a persistent NameID takes only that NameID of that
+ * issuer: another person at the same IdP who presents the same username attribute is refused, and
+ * so is a sign-in with a transient NameID. An account bound by attribute (the IdP sends transient
+ * NameIDs) takes that issuer only, and is bound to a persistent NameID once one comes. An account of
+ * a version before bindings kept the last NameID seen: a persistent NameID must be that one; a
+ * transient one could not be checked then either, and binds the account to the issuer.
+ */
+export function samlBindingRefusal(boundTo: string | undefined, externalId: string | undefined): string | undefined {
+  const now = bindingOf(externalId);
+  if (boundTo === undefined || now === undefined || boundTo === externalId) return undefined;
+  const bound = bindingOf(boundTo);
+  if (bound === undefined) {
+    if (now.kind === 'attribute' || now.nameId === boundTo) return undefined;
+    return 'is bound to another person of this identity provider (another persistent NameID)';
+  }
+  if (bound.issuer !== now.issuer) return `is bound to the identity provider "${bound.issuer}", not to "${now.issuer}"`;
+  if (bound.kind === 'attribute') return undefined;
+  return now.kind === 'persistent'
+    ? 'is bound to another person of this identity provider (another persistent NameID)'
+    : 'is bound to a persistent NameID, and this assertion carries a NameID of another format';
 }
 
 /** An element as node-saml's xml2js parsing answers it: attributes under `$`, children as arrays. */

@@ -72,6 +72,13 @@ interface MethodBase {
    */
   readonly externalIdIsPermanent?: boolean;
   /**
+   * Why the person signing in (`identity`) is not the one the account of that username is bound to
+   * (`boundTo`, the account's `externalId`), in words that follow "the account "…" ": undefined when
+   * it is. For methods whose binding is more than one permanent id (SAML: a persistent NameID, or an
+   * issuer when NameIDs are transient); it replaces {@link externalIdIsPermanent}.
+   */
+  samePerson?(boundTo: string | undefined, identity: ExternalIdentity): string | undefined;
+  /**
    * Gives a session's `renewal` back to the provider when the session ends (OIDC token revocation,
    * RFC 7009, where the provider offers it), so that a refresh token outlives no session.
    */
