@@ -520,6 +520,39 @@ describe('ipctl roles (roles.go, methods.go)', () => {
   });
 });
 
+describe('ipctl views (views.go)', () => {
+  it('answers get views (GET /authorization/views) 404 saying NAP has no views and a role allows methods; views given a role are kept', async () => {
+    // ipctl expects 200 and shows the body of any other answer as the command's error
+    const views = await ipctl('GET', '/authorization/views', { query: { limit: '100', skip: '0' } });
+    expect(views).toMatchObject({
+      status: 404,
+      body: {
+        code: 'NOT_FOUND',
+        message: expect.stringMatching(
+          /^NAP has no authorization views: .*GET \/authorization\/methods.*allowedViews of a role are kept as given and grant nothing/,
+        ),
+      },
+    });
+    // role create --view provenance:path: kept as given, so that an export of Itential imports unchanged
+    const allowedViews = [{ provenance: 'AdminEssentials', path: '/admin/' }];
+    const create = await ipctl('POST', '/authorization/roles', {
+      body: {
+        role: {
+          name: 'ipctl-views',
+          provenance: 'Custom',
+          description: '',
+          allowedMethods: [{ name: 'getJobs', provenance: 'OperationsManager' }],
+          allowedViews,
+        },
+      },
+    });
+    expectStatus(create, 200);
+    const role = decoded(create.body, created(Role)).data;
+    expect(decoded((await ipctl('GET', `/authorization/roles/${role._id}`)).body, Role)).toMatchObject({ allowedViews });
+    expectStatus(await ipctl('DELETE', `/authorization/roles/${role._id}`), 200);
+  });
+});
+
 describe('ipctl profiles (profiles.go)', () => {
   it('creates, lists, gets, exports, imports ({ properties }), activates and deletes profiles', async () => {
     const create = await ipctl('POST', '/profiles', { body: { properties: { id: 'ipctl-profile', description: 'made by ipctl' } } });

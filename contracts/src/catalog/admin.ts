@@ -894,6 +894,18 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       'Every HTTP operation that needs a role, as { provenance, name, deprecated, route: { path, fullPath, verb } }, by provenance then name; all of them unless limit is given (ipctl reads one page). ' +
       listNotes('name, provenance', 'name, provenance'),
   },
+  {
+    name: 'getViews',
+    summary: 'Authorization views (NAP has none)',
+    http: { method: 'GET', path: '/authorization/views' },
+    roles: ADMIN,
+    query: listQuery,
+    addition: true,
+    notes:
+      "Answered 404 NOT_FOUND, always, with a message saying why: NAP has no authorization views. On Itential's platform a role allows console pages and manual-task views beside methods, and ipctl's `get views` lists them from this route; " +
+      "NAP's console shows each page to whoever may call the operations behind it, so a role allows methods only (GET /authorization/methods lists them). " +
+      'The allowedViews of a role are kept as given (an export of Itential imports unchanged) and grant nothing.',
+  },
   // adapters
   {
     name: 'createAdapter',

@@ -92,6 +92,7 @@ export const SPEC_ADDITIONS: readonly string[] = Object.freeze([
   'admin.updateRole',
   'admin.deleteRole',
   'admin.getMethods',
+  'admin.getViews',
   'admin.getUserSettings',
   'admin.callAdapter',
   'admin.runTask',

@@ -125,6 +125,7 @@ import { getMethods } from './get-methods';
 import { getRole } from './get-role';
 import { getRoles } from './get-roles';
 import { getUserSettings } from './get-user-settings';
+import { getViews } from './get-views';
 import { setGroupAssignedRoles } from './set-group-assigned-roles';
 import { updateRole } from './update-role';
 
@@ -253,6 +254,7 @@ export function adminHandlers(svc: AdminContext): HandlerMap<'admin'> {
     getRole: getRole(svc),
     getRoles: getRoles(svc),
     getUserSettings: getUserSettings(svc),
+    getViews: getViews(svc),
     setGroupAssignedRoles: setGroupAssignedRoles(svc),
     updateRole: updateRole(svc),
     getAudit: getAudit(svc),
