@@ -1,12 +1,12 @@
 import { SYSTEM_CALLER } from '@nap/contracts';
-import { linearWorkflow, workflowDocument } from '@nap/testing';
+import { eventually, linearWorkflow, workflowDocument } from '@nap/testing';
 import { WAITING_LEASE } from '../src/domain/job-model';
 import type { JobRecord } from '../src/domain/job-model';
 import type { EngineRecord } from '../src/store/engine-registry';
 import { TestClock } from './support/clock';
 import type { EngineHarness } from './support/harness';
 import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
-import { CrashSwitch } from './support/crash';
+import { CrashSwitch, HeldCall } from './support/crash';
 
 /**
  * The job worker switch (`/workflow_engine/jobWorker/deactivate|activate`) with the engine's
@@ -88,13 +88,54 @@ describe('the job worker switch', () => {
     const done = await two.waitFor(started._id, ['complete', 'error']);
     expect(done.error).toEqual([]);
     expect(done).toMatchObject({ status: 'complete', variables: { a: 1, b: 2 }, metrics: { server_id: 'engine-two' } });
-    // its events out, the job's lease ends as any other job's (time passing: engine one's relay, which
-    // published the jobStart event, may leave the last events to engine two's next full scan)
-    await clock.flowing(
-      two.waitUntil(started._id, (j) => j.lease === undefined && (j.outbox ?? []).length === 0, 'its lease released'),
-      RENEW_MS,
-      'its lease released as time passes',
-    );
+    // its events out, the job's lease ends as any other job's, with the clock standing still: no scan ends it
+    await two.waitUntil(started._id, (j) => j.lease === undefined && (j.outbox ?? []).length === 0, 'its lease released');
+  });
+
+  it("ends a finished job's lease at once when the other engine's relay counted its first event as published first", async () => {
+    const clock = new TestClock();
+    const filterOf = (args: unknown[]) => (args[0] ?? {}) as Record<string, unknown>;
+    const updateOf = (args: unknown[]) => (args[1] ?? {}) as { $unset?: Record<string, unknown> };
+    const isRemoval = (collection: string, method: string, args: unknown[]) =>
+      collection === 'jobs' && method === 'updateOne' && 'eventsPublished' in filterOf(args);
+    // engine one's removal of the jobStart event it published, and engine two's removal of the
+    // finished job's events with its lease, each held until the test lets it go
+    const oneRemoves = new HeldCall((c, m, args) => isRemoval(c, m, args) && updateOf(args).$unset === undefined);
+    const twoRemovesLast = new HeldCall((c, m, args) => isRemoval(c, m, args) && updateOf(args).$unset?.lease !== undefined);
+    const one = await startEngineHarness({ serverId: 'engine-one', leaseMs: LEASE_MS, clock }, undefined, oneRemoves);
+    harnesses.push(one);
+    const two = await startEngineHarness({ serverId: 'engine-two', leaseMs: LEASE_MS, clock }, sharedWith(one), twoRemovesLast);
+    harnesses.push(two);
+    one.engine.setWorkers(OFF);
+    two.engine.setWorkers(OFF);
+    one.workflows.set(linear.name, linear);
+    const started = await one.engine.startJob({ workflow: linear, variables: {}, caller: SYSTEM_CALLER });
+    // engine one publishes the jobStart event and is about to remove it from the outbox
+    await eventually("engine one's removal of the jobStart event under way", () => oneRemoves.holding);
+    expect(one.events.map((e) => e.subject)).toEqual([`nap.evt.workflow.job.${started._id}.jobStart`]);
+
+    // engine two runs the job to its end and publishes every event of it (jobStart too: it read none removed)
+    two.engine.setWorkers(ON);
+    await two.waitFor(started._id, ['complete']);
+    await eventually("engine two's last removal under way", () => twoRemovesLast.holding);
+    const published = two.events.filter((e) => e.subject.startsWith(`nap.evt.workflow.job.${started._id}.`));
+    expect(published.map((e) => e.payload.seq)).toEqual(published.map((_, i) => i + 1));
+
+    // engine one's removal lands first: engine two's, made for the outbox as it was, is refused
+    oneRemoves.release();
+    await two.waitUntil(started._id, (j) => j.eventsPublished === 1, 'jobStart counted as published');
+    expect(await stored(two, started._id)).toMatchObject({ lease: 'engine-two', outbox: published.slice(1).map(() => expect.anything()) });
+    twoRemovesLast.release();
+
+    // engine two reads the outbox again and ends the lease, with the clock standing still (no scan),
+    // publishing nothing a second time
+    const released = await two.waitUntil(started._id, (j) => j.lease === undefined, 'its lease released');
+    expect({ outbox: released.outbox ?? [], eventsPublished: released.eventsPublished }).toEqual({
+      outbox: [],
+      eventsPublished: published.length,
+    });
+    await two.engine.flushEvents();
+    expect(two.events.filter((e) => e.subject.startsWith(`nap.evt.workflow.job.${started._id}.`))).toHaveLength(published.length);
   });
 
   it("takes no dead engine's job over while it is off, and does once it is on again", async () => {

@@ -327,22 +327,29 @@ export class JobEventRelay {
     d.ackDue = false;
     const { published, outbox } = box;
     const ids = outbox.map((e) => e.id);
-    d.sent.clear();
     const removed: OutboxState = { outbox: [], published: published + ids.length, status: box.status };
     if (ids.length === 0) {
+      d.sent.clear();
       d.known = removed;
       await this.repository.releaseLease(jobId);
       return;
     }
     if (await this.repository.ackLastEvents(jobId, published, ids)) {
+      d.sent.clear();
       d.known = removed;
       return;
     }
-    // refused when another publisher removed them first (it published them too): the next pass reads the store
     if (!(await this.repository.ackOutbox(jobId, published, ids, outbox))) {
+      // Another publisher counted some of these events as published first: the relay of another
+      // engine (one that wrote to the job, or published it before this engine took it over) removed
+      // the first of them. Nothing else wakes this relay for a job that ended, so it reads the store
+      // again now and removes the rest with the lease; what it published stays in `sent`, so none is
+      // published a second time. Each refusal means the count moved on, so this ends.
       delete d.known;
+      d.dirty = true;
       return;
     }
+    d.sent.clear();
     d.known = removed;
     await this.repository.releaseLease(jobId);
   }

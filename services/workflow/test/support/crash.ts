@@ -106,3 +106,47 @@ export class LateAnswer {
     });
   }
 }
+
+/**
+ * A call held before it runs: the first call for which `when` holds (given its arguments) waits,
+ * unsent to the store, until {@link release} is called; later calls go through. A test orders two
+ * engines' writes with it (one engine's write lands between another's read and its own write).
+ */
+export class HeldCall {
+  private when: ((collection: string, method: string, args: unknown[]) => boolean) | undefined;
+  private open: (() => void) | undefined;
+  private readonly released: Promise<void>;
+  private holds = false;
+
+  constructor(when: (collection: string, method: string, args: unknown[]) => boolean) {
+    this.when = when;
+    this.released = new Promise<void>((resolve) => (this.open = resolve));
+  }
+
+  /** True once the call was made and is held (nothing of it reached the store). */
+  get holding(): boolean {
+    return this.holds;
+  }
+
+  /** Lets the held call (and any later one) run. */
+  release(): void {
+    this.when = undefined;
+    this.open?.();
+  }
+
+  wrap<T extends Doc>(collection: Collection<T>): Collection<T> {
+    return new Proxy(collection, {
+      get: (target, prop, receiver) => {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        const method = String(prop);
+        return (...args: unknown[]) => {
+          if (!this.when?.(target.name, method, args)) return (value as (...a: unknown[]) => unknown).apply(target, args);
+          this.when = undefined;
+          this.holds = true;
+          return this.released.then(() => (value as (...a: unknown[]) => unknown).apply(target, args));
+        };
+      },
+    });
+  }
+}
