@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { JobDocument } from '@nap/contracts';
@@ -16,7 +18,9 @@ import type { NapProcess } from '../support/processes';
  * keeps (`NAP_DATA_MIN_FREE_MB`). Every write is then refused with `507 STORE_FULL` before anything
  * is written, reads go on, the process stays up (it used to end on LMDB's unhandled commit
  * failure), a job whose task ends meanwhile holds its step, and once the file is removed the
- * platform goes on by itself: both jobs finish, and the audit chain holds.
+ * platform goes on by itself: both jobs finish, and the audit chain holds. The task that ends while
+ * the disk is full calls a system of the test's (restCall), which answers only once the test has seen
+ * the stores find the disk full: no delay decides the order.
  *
  * With no free space kept (`NAP_DATA_MIN_FREE_MB=0`), LMDB itself fails a step's write on the full
  * disk, and part of it may be kept. The job holds its step, asks the store whether it has it once
@@ -33,6 +37,8 @@ const itMounts = smallDiskAvailable('the full-disk test of the platform') ? it :
 let work: string;
 /** The platforms the tests started, stopped after them when a test failed before stopping its own. */
 const started: NapProcess[] = [];
+/** The systems the tests' jobs call, closed after them. */
+const systems: HeldSystem[] = [];
 
 beforeAll(() => {
   work = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-disk-full-'));
@@ -40,8 +46,56 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const nap of started) if (nap.child.exitCode === null && nap.child.signalCode === null) await nap.stop();
+  for (const system of systems) await system.close();
   rmSync(work, { recursive: true, force: true });
 }, 30_000);
+
+/** A system a job's restCall task calls: it holds each request until the test answers its path. */
+interface HeldSystem {
+  url: string;
+  /** How many requests for `path` came in. */
+  received(path: string): number;
+  /** Answers the held requests for `path`, and any later one, 200 with `body` (text). */
+  answer(path: string, body: string): void;
+  close(): Promise<void>;
+}
+
+async function startHeldSystem(): Promise<HeldSystem> {
+  const paths = new Map<string, { hits: number; body?: string; held: http.ServerResponse[] }>();
+  const pathOf = (p: string) => {
+    let entry = paths.get(p);
+    if (entry === undefined) {
+      entry = { hits: 0, held: [] };
+      paths.set(p, entry);
+    }
+    return entry;
+  };
+  const send = (res: http.ServerResponse, body: string) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(body);
+  };
+  const server = http.createServer((req, res) => {
+    const entry = pathOf(req.url ?? '/');
+    entry.hits += 1;
+    if (entry.body === undefined) entry.held.push(res);
+    else send(res, entry.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: (p) => pathOf(p).hits,
+    answer(p, body) {
+      const entry = pathOf(p);
+      entry.body = body;
+      for (const res of entry.held.splice(0)) send(res, body);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 /** Runs a command in the platform's mount namespace, where its small disk is mounted. */
 function inPlatformNamespace(pid: number, command: string[]): { status: number | null; out: string } {
@@ -62,6 +116,8 @@ itMounts(
     started.push(nap);
     const pid = nap.child.pid as number;
     const admin = await login(url, 'admin', ADMIN_PASSWORD);
+    const system = await startHeldSystem();
+    systems.push(system);
 
     // a job waits for a person before the disk fills; another runs a task that ends while it is full
     const waiting = workflowDocument(
@@ -76,8 +132,8 @@ itMounts(
     const running = workflowDocument(
       'disk-running',
       {
-        // it ends after the stores see the disk full: within a heartbeat (1 s) and a reading of the disk (250 ms)
-        s1: task('stub', { type: 'success', delay: 3, response: 'one' }, { response: '$var.job.first' }),
+        // it ends when the system it calls answers: once the test has seen the stores find the disk full
+        s1: task('restCall', { uri: `${system.url}/first`, verb: 'GET', timeout: 120_000 }, { response: '$var.job.first' }),
         s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
       },
       [
@@ -104,6 +160,8 @@ itMounts(
     const runningStart = await startJob('disk-running');
     expect(runningStart.status).toBe(200);
     const runningId = (runningStart.body as JobDocument)._id;
+    // its first task is in flight (its start is written before the call goes out)
+    await eventually('the running job calling the system', () => system.received('/first') === 1);
 
     // the disk fills up until less is free than the platform keeps
     const avail = Number(inPlatformNamespace(pid, ['df', '--output=avail', '-B1', disk]).out.trim().split('\n').at(-1));
@@ -123,6 +181,8 @@ itMounts(
     };
     await eventually('the admin store seeing the disk full', async () => (await storeHealth()).store?.status === 'full');
     await eventually('the workflow store seeing the disk full', () => /Renewing the engine heartbeat failed/.test(nap.output()));
+    // the running job's first task ends now, while the disk is full
+    system.answer('/first', 'one');
     const refused = await call(url, admin, 'POST', '/user-management/groups', { group: { name: 'while-full' } });
     expect(refused.status).toBe(507);
     expect(refused.body).toMatchObject({
@@ -167,7 +227,9 @@ itMounts(
       () => readJob(runningId),
       (j) => j.status === 'complete',
     );
-    expect(ran.variables).toMatchObject({ first: 'one', second: 'two' });
+    expect(ran.variables).toMatchObject({ first: { status: 200, body: 'one' }, second: 'two' });
+    // the held step was written, not run again
+    expect(system.received('/first')).toBe(1);
     const finished = await call(url, admin, 'POST', `/operations-manager/jobs/${waitingId}/tasks/v1/finish`, { variables: {} });
     expect(finished.status).toBe(200);
     const done = await jobReaching(
@@ -204,21 +266,22 @@ itMounts(
     const disk = path.join(work, 'disk-no-reserve');
     mkdirSync(disk);
     const platform = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
-      // the job starts with 3 MiB of variables
-      env: { NAP_DATA_MIN_FREE_MB: '0', NAP_BODY_LIMIT_BYTES: String(8 * 1024 * 1024) },
+      env: { NAP_DATA_MIN_FREE_MB: '0' },
       prefix: onSmallDisk(disk, 64),
     });
     const { nap, url } = platform;
     started.push(nap);
     const pid = nap.child.pid as number;
     const admin = await login(url, 'admin', ADMIN_PASSWORD);
+    const system = await startHeldSystem();
+    systems.push(system);
 
-    // the task's answer is 3 MiB, which the step writes out of the job document: it needs new pages
+    // the task's answer is 3 MiB (the system's, once the disk is full), which the step writes out of the job document: it needs new pages
     // of LMDB's file, which a full disk cannot give (a small write could reuse freed ones)
     const echo = workflowDocument(
       'disk-echo',
       {
-        s1: task('stub', { type: 'success', delay: 3, response: '$var.job.payload' }, { response: '$var.job.echoed' }),
+        s1: task('restCall', { uri: `${system.url}/echo`, verb: 'GET', timeout: 120_000 }, { response: '$var.job.echoed' }),
         s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
       },
       [
@@ -229,7 +292,7 @@ itMounts(
     );
     expect((await call(url, admin, 'POST', '/automation-studio/automations', { automation: echo })).status).toBe(200);
     const payload = 'x'.repeat(3 * 1024 * 1024);
-    const start = await call(url, admin, 'POST', '/workflow_engine/startJobWithOptions/disk-echo', { options: { variables: { payload } } });
+    const start = await call(url, admin, 'POST', '/workflow_engine/startJobWithOptions/disk-echo', { options: { variables: {} } });
     expect(start.status).toBe(200);
     const jobId = (start.body as JobDocument)._id;
     const readJob = async () => {
@@ -237,14 +300,16 @@ itMounts(
       if (res.status !== 200) throw new Error(`GET job: ${res.status} ${JSON.stringify(res.body)}`);
       return (res.body as { data: JobDocument }).data;
     };
-    await jobReaching('s1 running', readJob, (j) => j.tasks.s1?.status === 'running');
+    // s1 is in flight (its start is written before the call goes out)
+    await eventually('s1 calling the system', () => system.received('/echo') === 1);
 
     // the disk fills up to its last page: dd ends on ENOSPC
     const filled = inPlatformNamespace(pid, ['dd', 'if=/dev/zero', `of=${path.join(disk, 'filler')}`, 'bs=1M']);
     expect(filled.out).toMatch(/No space left on device/);
 
-    // s1 ends: LMDB fails the step's write on the full disk (STORE_FULL, part of it may be kept); the
+    // s1 ends now: LMDB fails the step's write on the full disk (STORE_FULL, part of it may be kept); the
     // engine holds the step and asks the store, once it answers, whether it has it
+    system.answer('/echo', payload);
     await eventually('the step write failing', () => /The store did not say whether it wrote the step|Job step failed/.test(nap.output()));
     expect(nap.child.exitCode).toBeNull();
     expect(inPlatformNamespace(pid, ['rm', path.join(disk, 'filler')]).status).toBe(0);
@@ -254,7 +319,13 @@ itMounts(
       data: { variables: Record<string, unknown> };
     };
     const { variables } = whole.data;
-    expect({ echoed: (variables.echoed as string).length, second: variables.second }).toEqual({ echoed: payload.length, second: 'two' });
+    const echoed = variables.echoed as { status: number; body: string };
+    expect({ status: echoed.status, echoed: echoed.body.length, second: variables.second }).toEqual({
+      status: 200,
+      echoed: payload.length,
+      second: 'two',
+    });
+    expect(system.received('/echo')).toBe(1);
     expect(nap.output()).toMatch(/The store did not say whether it wrote the step: the job keeps its step/);
     expect(nap.output()).toMatch(/The store answers again: (the job wrote its step|it had written the step)/);
     expect(nap.output()).not.toMatch(/Job step failed|Unhandled/);
