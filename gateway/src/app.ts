@@ -57,7 +57,10 @@ export interface GatewayOptions extends BrowserSafetyOptions {
    */
   audit?: AuditRecorder | false;
   /** Settings of the event streams: heartbeat interval, how slow clients are dropped. */
-  eventStreams?: Pick<EventStreamOptions, 'heartbeatMs' | 'sink' | 'resume' | 'callerRecheckMs' | 'maxStreamsPerCaller'>;
+  eventStreams?: Pick<
+    EventStreamOptions,
+    'heartbeatMs' | 'sink' | 'resume' | 'callerRecheckMs' | 'callerCheckSpreadMs' | 'maxStreamsPerCaller'
+  >;
 }
 
 export interface Gateway {

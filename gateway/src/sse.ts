@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, hasCode, isSubjectToken } from '@nap/contracts';
+import { AppError, isSubjectToken } from '@nap/contracts';
 import type { Caller, EventStreamFilter, OperationDef, OperationId, ResponseOf } from '@nap/contracts';
 import type { Bus, BusClient } from '@nap/bus';
 import type { Logger, Registry } from '@nap/telemetry';
@@ -13,6 +13,7 @@ import { JobEventHub } from './job-event-hub';
 import type { ResumeOptions, StreamStart } from './job-event-hub';
 import { DEFAULT_SINK_OPTIONS } from './sse-sink';
 import type { SinkOptions } from './sse-sink';
+import { createStreamAccess } from './stream-access';
 import { validate } from './validate';
 
 export interface EventStreamOptions {
@@ -37,6 +38,11 @@ export interface EventStreamOptions {
    * hears of (it expired, or its session was ended where no event reached this gateway), ms. Default 60 s.
    */
   callerRecheckMs?: number;
+  /**
+   * The window over which the checks of the callers one change concerns are spread (the first at
+   * once), so that the admin service is not asked for all of them at the same moment, ms. Default 1 s.
+   */
+  callerCheckSpreadMs?: number;
   /** Streams one caller may have open at once on this gateway (both kinds); more are refused with 429 `TOO_MANY_STREAMS`. Default 100. */
   maxStreamsPerCaller?: number;
 }
@@ -102,7 +108,14 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     ...(options.resume ? { resume: options.resume } : {}),
   });
 
-  const recheckMs = options.callerRecheckMs ?? 60_000;
+  const access = createStreamAccess({
+    authenticator,
+    clientAddress: options.clientAddress,
+    logger,
+    end: (res) => hub.endStream(res),
+    recheckMs: options.callerRecheckMs ?? 60_000,
+    spreadMs: options.callerCheckSpreadMs ?? 1_000,
+  });
   const maxStreams = options.maxStreamsPerCaller ?? MAX_STREAMS_PER_CALLER;
   const openByCaller = new Map<string, number>();
 
@@ -121,50 +134,6 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
       if (left > 0) openByCaller.set(caller.id, left);
       else openByCaller.delete(caller.id);
     });
-  }
-
-  /**
-   * Keeps an open stream's caller as it began: its credentials are authenticated again at each
-   * change the authenticator hears of (a session ended, an account or group changed) and, for a
-   * token, every `callerRecheckMs`; once they are refused, or give the caller other roles, groups or
-   * operations, the stream ends without what was queued for it. The client reconnects (with
-   * Last-Event-ID) and is refused, or filtered anew. A check the admin service cannot answer (503)
-   * leaves the stream as it is, to be checked again.
-   */
-  function keepCallerChecked(
-    op: OperationDef,
-    req: IncomingMessage,
-    query: Record<string, unknown>,
-    caller: Caller,
-    res: ServerResponse,
-  ): void {
-    const began = callerKey(caller);
-    let checking = false;
-    const check = async (): Promise<void> => {
-      if (checking || res.writableEnded) return;
-      checking = true;
-      let holds: boolean;
-      try {
-        holds = callerKey(await authorized(op, req, query)) === began;
-      } catch (err) {
-        holds = !hasCode(err, 'UNAUTHENTICATED') && !hasCode(err, 'FORBIDDEN');
-      } finally {
-        checking = false;
-      }
-      if (holds || res.writableEnded) return;
-      logger.info({ caller: caller.username, path: req.url?.split('?')[0] }, "Ended an event stream whose caller's access changed");
-      stop();
-      hub.endStream(res);
-    };
-    const run = () => void check().catch((err: unknown) => logger.warn({ err }, 'Checking the caller of an event stream failed'));
-    const stopListening = authenticator.onChange(run);
-    const timer = readCredentials(req.headers, query.token)?.kind === 'token' ? setInterval(run, recheckMs) : undefined;
-    timer?.unref();
-    const stop = () => {
-      stopListening();
-      if (timer !== undefined) clearInterval(timer);
-    };
-    res.once('close', stop);
   }
 
   async function authorized(
@@ -199,7 +168,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
       watch.sink.end();
       return;
     }
-    keepCallerChecked(op, req, query, caller, res);
+    access.follow(op, req, readCredentials(req.headers, query.token), caller, res);
     watch.open();
   };
 
@@ -214,7 +183,7 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     const deliver = resumeFrom(req);
     openStream(res);
     res.write(': following job events\n\n');
-    keepCallerChecked(op, req, rawQuery, caller, res);
+    access.follow(op, req, readCredentials(req.headers, rawQuery.token), caller, res);
     try {
       await hub.watchAll(caller, filter, deliver, res);
     } catch (err) {
@@ -229,11 +198,6 @@ export function createEventStreams(options: EventStreamOptions): EventStreams {
     >),
   );
   return { get: (id) => streams.get(id) ?? options.others?.[id], stop: () => hub.stop(), hub };
-}
-
-/** What of a caller decides what its stream shows: a change of any ends the stream. */
-function callerKey(caller: Caller): string {
-  return JSON.stringify([caller.id, [...caller.roles].sort(), [...caller.groups].sort(), [...(caller.operations ?? [])].sort()]);
 }
 
 /** How much of a Last-Event-ID that is not one an error quotes. */

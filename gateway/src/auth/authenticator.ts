@@ -33,6 +33,12 @@ export interface AuthenticatorOptions {
   basicTtlMs?: number;
 }
 
+/**
+ * A change that may take access back, as {@link Authenticator.onChange} tells it: an event of a
+ * session, an account or a group (by id), or `all` (events may have been missed: anything may have changed).
+ */
+export type AccessChange = { entity: 'session' | 'account' | 'group'; id: string } | { entity: 'all' };
+
 /** Where credentials came from: Basic credentials are throttled per source address. */
 export interface CredentialSource {
   address?: string;
@@ -77,7 +83,7 @@ export class Authenticator {
   private keysError: AppError | undefined;
   private lastKeysFetch = 0;
   private subscriptions: Subscription[] = [];
-  private readonly changeListeners = new Set<() => void>();
+  private readonly changeListeners = new Set<(change: AccessChange) => void>();
   private readonly sessionTtlMs: number;
   private readonly basicTtlMs: number;
 
@@ -104,25 +110,30 @@ export class Authenticator {
   }
 
   clear(): void {
+    this.forgetAll();
+    this.changed({ entity: 'all' });
+  }
+
+  private forgetAll(): void {
     this.generation++;
     this.inflight.clear();
     this.sessions.clear();
     this.basic.clear();
-    this.changed();
   }
 
   /**
    * Calls `listener` after each change that may take access back (a session ended, an account or
-   * group changed, events missed while disconnected): what holds credentials for long (an event
-   * stream) authenticates them again. Answers the function that stops the calls.
+   * group changed, events missed while disconnected), saying what changed: what holds credentials
+   * for long (an event stream) authenticates again those the change may concern. Answers the
+   * function that stops the calls.
    */
-  onChange(listener: () => void): () => void {
+  onChange(listener: (change: AccessChange) => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
   }
 
-  private changed(): void {
-    for (const listener of [...this.changeListeners]) listener();
+  private changed(change: AccessChange): void {
+    for (const listener of [...this.changeListeners]) listener(change);
   }
 
   /**
@@ -268,11 +279,11 @@ export class Authenticator {
       for (const map of [this.sessions, this.basic]) {
         for (const [key, entry] of map) if (entry.caller?.id === id) map.delete(key);
       }
-    } else if (entity === 'group') {
-      this.clear();
-      return;
+    } else {
+      // a group's roles changed, or it was deleted: what its members may do, and their groups, changed
+      this.forgetAll();
     }
-    this.changed();
+    this.changed({ entity, id });
   }
 }
 
