@@ -25,7 +25,9 @@ import { kindOf } from './domain/projects';
 import { acceptTransformation, toStoredTransformation } from './domain/transformations';
 import type { TransformationRunner } from './domain/transformations';
 import { checkWorkflow, storedWorkflow } from './domain/workflows';
+import { refusingIndex } from './store/documents';
 import type { NamedDoc, NamedDocuments } from './store/documents';
+import { FORM_ID_INDEX } from './store/collections';
 import type { ProjectRecords } from './store/project-records';
 import type { TagStore } from './store/tags';
 
@@ -122,7 +124,26 @@ export async function createStoredForm(
   assertAssignable(caller, form.groups, 'form');
   const id = keptFormId(form._id) ?? svc.newId();
   await assertFormKeysFree(svc, form, id, member);
-  return svc.forms.insert(toStoredForm(form, id, stampOf(svc, caller)));
+  try {
+    return await svc.forms.insert(toStoredForm(form, id, stampOf(svc, caller)));
+  } catch (err) {
+    throw formIdTaken(err, form, member);
+  }
+}
+
+/**
+ * The 409 of {@link assertFormKeysFree} for a write the store's unique index on `id` refused:
+ * another form with that `id` was stored between the check and the write (two requests at once).
+ * Any other error as it is.
+ */
+export function formIdTaken(err: unknown, form: FormInput, member: string): unknown {
+  const id = ownIdOf(form);
+  if (id === undefined || refusingIndex(err) !== FORM_ID_INDEX) return err;
+  return new AppError(
+    'FORM_ALREADY_EXISTS',
+    `${member}.id "${id}" is the id of another form, stored while this one was checked, which a lookup by id would find as well; give another id or leave it out`,
+    { cause: err, details: [{ member: `${member}.id`, message: 'is the id of another form' }] },
+  );
 }
 
 /** The `id` member of a form (the id another platform gave it) when it is one a lookup can find: a non-empty string. */

@@ -63,7 +63,7 @@ export function createStudioService(deps: ServiceDeps, options: StudioServiceOpt
   };
   return {
     async start(): Promise<RunningService> {
-      await ensureCollections(store);
+      await ensureCollections(store, logger);
       // a platform without Python's jinja2 and textfsm runs, templates off: said here once, and by every template call (503)
       const problem = await templatingProblem(templates.python);
       if (problem !== undefined) logger.warn({ python: templates.python }, `Templates are off: ${problem}`);

@@ -342,6 +342,27 @@ describe('forms', () => {
     }
   });
 
+  it('keeps one form of concurrent creates that bring the same id; the others are refused as the check refuses them (409 naming the id)', async () => {
+    const id = 'ext-form-raced';
+    const creates = Array.from({ length: 8 }, (_, i) =>
+      platform.http('POST', '/json-forms/forms', { token: admin, body: { ...form, name: `Raced form ${i}`, id } }),
+    );
+    const results = await Promise.all(creates);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of results.filter((r) => r.status === 409)) {
+      expect(refused.body).toMatchObject({
+        code: 'FORM_ALREADY_EXISTS',
+        message: expect.stringContaining(`body.id "${id}"`),
+        details: [{ member: 'body.id' }],
+      });
+    }
+    const got = await platform.http('GET', `/json-forms/forms/${id}`, { token: admin });
+    expect(got.status).toBe(200);
+    const stored = await platform.http('GET', '/formbuilder/forms?limit=500', { token: admin });
+    const raced = JSON.stringify(stored.body).match(/Raced form \d/g) ?? [];
+    expect(raced).toEqual([(got.body as Doc).name]);
+  });
+
   it('limits a form shared with groups to their members', async () => {
     const member = await userWithRoles(platform, admin, 'form-member', ['apiread']);
     const outsider = await userWithRoles(platform, admin, 'form-outsider', ['apiread']);

@@ -136,10 +136,13 @@ export function toStoredComponentGroup(input: ComponentGroupInput, id: string, s
 /**
  * A stored form: the form's content, `children`, `elements` and `groups` (each default empty) and the
  * snake-case audit fields of the spec's Form. JSON forms exported elsewhere carry camel-case audit
- * fields; those are the other system's and are replaced.
+ * fields; those are the other system's and are replaced. An empty or null `id` member (ipctl sends
+ * `""`) names nothing and is left out: the store's unique index on `id` would count it as a value.
  */
 export function toStoredForm(input: FormInput, id: string, stamp: SaveStamp): StoredForm {
   const rest = withoutCamelStamp(withoutSnakeStamp(input));
+  const own: unknown = (rest as { id?: unknown }).id;
+  if (own === '' || own === null) delete (rest as { id?: unknown }).id;
   return {
     ...rest,
     _id: id,

@@ -2,7 +2,7 @@ import type { Handler } from '@nap/bus';
 import { AppError, auditChanges } from '@nap/contracts';
 import type { Caller, FormInput, StoredForm } from '@nap/contracts';
 import { changedAfter } from '@nap/util';
-import { assertFormKeysFree, stampOf } from '../context';
+import { assertFormKeysFree, formIdTaken, stampOf } from '../context';
 import type { StudioContext } from '../context';
 import { assertAccess, assertAssignable } from '../domain/access';
 import { checkForm, toStoredForm } from '../domain/documents';
@@ -52,5 +52,9 @@ async function replaceForm(svc: StudioContext, current: StoredForm, form: FormIn
     created: current.created,
     created_by: current.created_by,
   };
-  return svc.forms.replaceUnchanged(replacement, current, 'last_updated');
+  try {
+    return await svc.forms.replaceUnchanged(replacement, current, 'last_updated');
+  } catch (err) {
+    throw formIdTaken(err, form, 'body.form');
+  }
 }

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '@nap/contracts';
 import type { ErrorCode } from '@nap/contracts';
 import { escapeRegex } from '@nap/store';
-import type { Collection, Doc, Filter, ListQuery, Store } from '@nap/store';
+import type { Collection, Doc, DuplicateKeyDetails, Filter, ListQuery, Store } from '@nap/store';
 import type { StudioCollection } from './collections';
 
 /** How one kind of named document speaks about itself in errors. */
@@ -171,14 +171,23 @@ export class NamedDocuments<T extends NamedDoc> {
 
   private translate(err: unknown, doc: T): unknown {
     if (!isAppError(err) || err.code !== 'STORE_DUPLICATE_KEY') return err;
-    const index = typeof err.details === 'object' && err.details !== null && 'index' in err.details ? err.details.index : undefined;
-    const byId = index === '_id_' || index === '_id';
-    return new AppError(
-      this.kind.exists,
-      byId
-        ? `A ${this.kind.label} with id "${doc._id}" already exists`
-        : `A ${this.kind.label} named "${doc.name}" already exists; names are unique`,
-      { cause: err },
-    );
+    const details = err.details as Partial<DuplicateKeyDetails> | undefined;
+    const index = details?.index;
+    const fields = Object.keys(details?.key ?? {});
+    let message: string;
+    if (index === '_id_' || index === '_id') message = `A ${this.kind.label} with id "${doc._id}" already exists`;
+    else if (fields.length === 0 || fields.includes('name'))
+      message = `A ${this.kind.label} named "${doc.name}" already exists; names are unique`;
+    else
+      message = `A ${this.kind.label} with ${fields.map((f) => `${f} ${JSON.stringify((doc as Record<string, unknown>)[f])}`).join(', ')} already exists; ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} unique`;
+    return new AppError(this.kind.exists, message, { cause: err });
   }
+}
+
+/** The unique index of the store that refused a write, under the `<DOMAIN>_ALREADY_EXISTS` a repository translated it to; undefined for any other error. */
+export function refusingIndex(err: unknown): string | undefined {
+  const cause = isAppError(err) ? err.cause : undefined;
+  if (!isAppError(cause) || cause.code !== 'STORE_DUPLICATE_KEY') return undefined;
+  const index = (cause.details as Partial<DuplicateKeyDetails> | undefined)?.index;
+  return typeof index === 'string' ? index : undefined;
 }
