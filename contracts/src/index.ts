@@ -11,6 +11,7 @@ export * from './names';
 export * from './events';
 export * from './subjects';
 export * from './secrets';
+export * from './secret-texts';
 export * from './json-limits';
 export * from './deadline';
 export * from './schemas';

@@ -515,6 +515,57 @@ run('integrations against the lab peer', () => {
     expect(peer.received.at(-1)?.headers.authorization).toMatch(/^Bearer [0-9a-f-]{36}$/);
   });
 
+  it("keeps the integration's credentials out of a failed task that the system's answer echoes them to: the job as stored holds them masked", async () => {
+    const user = 'echo-user';
+    const password = 'Echoed pa55/w@rd+"x';
+    const basic = Buffer.from(`${user}:${password}`).toString('base64');
+    // a system that repeats the credentials it was sent in its refusal: decoded in the body, as sent in a header
+    const echo = createServer((req, res) => {
+      const sent = req.headers.authorization ?? '';
+      const decoded = Buffer.from(sent.replace(/^Basic /, ''), 'base64').toString('utf8');
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Basic realm="you sent ${sent}"` });
+      res.end(JSON.stringify({ error: { message: `The credentials ${decoded} are refused`, detail: `Authorization: ${sent}` } }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const created = await platform.http('POST', '/integrations', {
+        token,
+        body: {
+          properties: {
+            name: 'snow-echo',
+            model: 'ServiceNow Table:latest',
+            properties: {
+              server: { protocol: 'http', host: '127.0.0.1', port: (echo.address() as AddressInfo).port },
+              authentication: { type: 'basic', username: user, password },
+            },
+          },
+        },
+      });
+      expect(created.status).toBe(200);
+      await createWorkflow(
+        workflowDocument('snow-echo', { e1: call('snow-echo', 'getApiNowTableTableName', { tableName: 'incident' }) }, [
+          ['workflow_start', 'e1'],
+          ['e1', 'workflow_end'],
+          ['e1', 'workflow_end', 'error'],
+        ]),
+      );
+      const job = await runJob('snow-echo');
+      expect(job.tasks.e1).toMatchObject({
+        status: 'error',
+        variables: { error: expect.stringContaining('INTEGRATION_CALL_FAILED'), outgoing: { result: { status: 401 } } },
+      });
+      const stored = await platform.stores.get('workflow')?.collection('jobs').findOne({ _id: job._id });
+      const text = JSON.stringify(stored);
+      const forms = { plain: password, json: JSON.stringify(password).slice(1, -1), basic };
+      expect(Object.entries(forms).filter(([, form]) => text.includes(form))).toEqual([]);
+      // the answer still says what happened
+      expect(text).toContain('The credentials echo-user:******** are refused');
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
   it("bounds calls that name no timeout by the active profile's integrationProps.timeout, changed live", async () => {
     // a real HTTP peer that takes the connection and never answers
     const sockets = new Set<Socket>();

@@ -12,6 +12,14 @@ beforeAll(async () => {
   gw = await startGatewayPlatform();
   api = http.createServer((req, res) => {
     seen.push(req.url ?? '');
+    if (req.url === '/sub/api/echo') {
+      // a device that repeats the credentials it was sent in its refusal
+      const sent = req.headers.authorization ?? '';
+      const decoded = Buffer.from(sent.replace(/^Basic /, ''), 'base64').toString('utf8');
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Basic realm="you sent ${sent}"` });
+      res.end(JSON.stringify({ error: `user ${decoded} with token ${String(req.headers['x-auth-token'])} refused` }));
+      return;
+    }
     if (req.url === '/sub/api/out') {
       res.writeHead(302, { location: '/etc/passwd' });
       res.end();
@@ -109,6 +117,34 @@ describe('POST /gw/http_requests/request/execute', () => {
         body: { code: 'DEVICE_HTTP_NOT_CONFIGURED', message: expect.stringContaining('link-local and unspecified addresses') },
       });
     }
+  });
+
+  it("masks the device's own credentials (gw_http_password, a secret gw_http_headers value) in an answer that echoes them", async () => {
+    const password = 'Dev1ce pa55/w@rd+"x';
+    const deviceToken = 'tok-3f9a77c2e1';
+    const created = await gw.http('POST', '/gw/createInventoryDevice', {
+      name: 'web-echo',
+      variables: {
+        gw_http_base_url: `${origin}/sub/api/`,
+        gw_http_username: 'dev-user',
+        gw_http_password: password,
+        gw_http_headers: { 'X-Auth-Token': deviceToken },
+      },
+    });
+    expect(created.status).toBe(200);
+    const res = await gw.http('POST', '/gw/http_requests/request/execute', { host: 'web-echo', method: 'GET', endpoint: 'echo' });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { status_code: 401, json: { error: 'user dev-user:******** with token ******** refused' } },
+    });
+    const text = JSON.stringify(res.body);
+    const forms = {
+      plain: password,
+      json: JSON.stringify(password).slice(1, -1),
+      basic: Buffer.from(`dev-user:${password}`).toString('base64'),
+      token: deviceToken,
+    };
+    expect(Object.entries(forms).filter(([, form]) => text.includes(form) || gw.logs().includes(form))).toEqual([]);
   });
 
   it('does not follow a redirect out of the base path: the device answer is returned as it is', async () => {

@@ -1,5 +1,4 @@
-import { SECRET_MASK } from '@nap/contracts';
-import { findSecrets, noSecrets, secretMask } from '../src/domain/secret-texts';
+import { SECRET_MASK, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 
 /**
  * The secrets of values by the platform's policy, and the forms a text holds them in (as they are,

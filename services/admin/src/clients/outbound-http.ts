@@ -1,6 +1,6 @@
 import type * as Undici from 'undici';
 import type { Agent, Dispatcher } from 'undici';
-import { AppError } from '@nap/contracts';
+import { AppError, MIN_SECRET_CHARS, noSecrets, secretMask } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
 import { errorMessage, onFirstUse, setOwn } from '@nap/util';
 import type { OutboundTarget } from '../domain/integrations';
@@ -45,14 +45,16 @@ export class OutboundHttp {
     for (const [k, v] of Object.entries(req.headers ?? {})) setOwn(headers, k.toLowerCase(), v);
     let path = req.path;
     const auth = target.authentication;
+    let accessToken: string | undefined;
     if (auth !== undefined && auth.type !== 'none') {
       delete headers.authorization;
       if (auth.type === 'basic')
         headers.authorization = `Basic ${Buffer.from(`${auth.username ?? ''}:${auth.password ?? ''}`).toString('base64')}`;
       else if (auth.type === 'bearer') headers.authorization = `Bearer ${auth.token ?? ''}`;
-      else if (auth.type === 'oauthClientCredentials')
-        headers.authorization = `Bearer ${await this.oauthToken(target, auth, req.timeoutMs)}`;
-      else if (auth.type === 'apiKey') {
+      else if (auth.type === 'oauthClientCredentials') {
+        accessToken = await this.oauthToken(target, auth, req.timeoutMs);
+        headers.authorization = `Bearer ${accessToken}`;
+      } else if (auth.type === 'apiKey') {
         const name = auth.name ?? 'X-API-Key';
         const key = auth.api_key ?? '';
         if (auth.in === 'query') path += `${path.includes('?') ? '&' : '?'}${encodeURIComponent(name)}=${encodeURIComponent(key)}`;
@@ -63,7 +65,7 @@ export class OutboundHttp {
     const url = joinUrl(target.baseUrl, path);
     const answer = await this.exchange(target, url, req.method, headers, req.body, req.timeoutMs);
     if (answer.status === 401 && auth?.type === 'oauthClientCredentials') this.tokens.delete(target.cacheKey);
-    return answer;
+    return withCredentialsMasked(answer, auth, accessToken);
   }
 
   /** Forgets what is cached for a target (its settings changed or it was deleted). */
@@ -172,6 +174,31 @@ export class OutboundHttp {
 /** `base` + `path`, with exactly one slash between them. */
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/**
+ * The answer with the credentials the call sent masked wherever it repeats them (a system that
+ * echoes its request in an error, a header or a body): the password, token, API key and client
+ * secret of `auth` and the OAuth token fetched with them, as they are, JSON-escaped, URL-encoded and
+ * in base64, and the `user:password` pairs of Basic authentication. The answer becomes the task's
+ * result, or the details of its error, which the job store, its events, answers and logs keep; the
+ * workflow service masks the secrets of the task's own values, but never sees these.
+ */
+export function withCredentialsMasked(answer: OutboundResponse, auth: Authentication | undefined, accessToken?: string): OutboundResponse {
+  if (auth === undefined || auth.type === 'none') return answer;
+  const found = noSecrets();
+  for (const secret of [auth.password, auth.token, auth.api_key, auth.client_secret, accessToken])
+    if (secret !== undefined && secret.length >= MIN_SECRET_CHARS) found.texts.add(secret);
+  if (auth.type === 'basic' && auth.password !== undefined) found.pairs.add(`${auth.username ?? ''}:${auth.password}`);
+  if (auth.type === 'oauthClientCredentials' && auth.client_secret !== undefined) {
+    found.pairs.add(`${auth.client_id ?? ''}:${auth.client_secret}`);
+    found.pairs.add(`${encodeURIComponent(auth.client_id ?? '')}:${encodeURIComponent(auth.client_secret)}`);
+  }
+  if (found.texts.size === 0 && found.pairs.size === 0) return answer;
+  const mask = secretMask(found);
+  const headers = mask.value(answer.headers);
+  const body = mask.value(answer.body);
+  return headers === answer.headers && body === answer.body ? answer : { ...answer, headers, body };
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

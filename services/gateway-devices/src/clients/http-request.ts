@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { AppError } from '@nap/contracts';
+import { AppError, MIN_SECRET_CHARS, isSecretKey, noSecrets, secretMask } from '@nap/contracts';
 import { deviceUrl, isBelowBase } from '../domain/device-url';
 import type { QueryParams } from '../domain/device-url';
 import { ADDRESS_REFUSED, guardedLookup, setOwn } from '@nap/util';
@@ -198,6 +198,37 @@ export async function sendDeviceRequest(target: DeviceHttpTarget, req: DeviceHtt
         // Not JSON after all: the text is there.
       }
     }
-    return out;
+    return withCredentialsMasked(out, target);
   }
+}
+
+/**
+ * The answer with the device's own credentials masked wherever it repeats them (a device that
+ * echoes its request in an error or a body): `gw_http_password`, with its user as Basic
+ * authentication encodes them, and the values of the `gw_http_headers` whose names are secrets by
+ * the platform's policy (`Authorization`, `X-Auth-Token`, `X-API-Key`, …), the credential after an
+ * `Authorization` scheme too; as they are, JSON-escaped, URL-encoded and in base64. The answer is
+ * a task's result or error, which the job store, its events and answers keep; the workflow service
+ * masks the secrets of the task's own values, but never sees the device's.
+ */
+function withCredentialsMasked(answer: DeviceHttpResponse, target: DeviceHttpTarget): DeviceHttpResponse {
+  const found = noSecrets();
+  const add = (secret: string): void => {
+    if (secret.length >= MIN_SECRET_CHARS) found.texts.add(secret);
+  };
+  if (target.credentials !== undefined && target.credentials.password !== '') {
+    add(target.credentials.password);
+    found.pairs.add(`${target.credentials.username}:${target.credentials.password}`);
+  }
+  for (const [name, value] of Object.entries(target.headers ?? {})) {
+    if (!isSecretKey(name) || typeof value !== 'string') continue;
+    add(value);
+    const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
+    if (credential !== undefined) add(credential);
+  }
+  if (found.texts.size === 0 && found.pairs.size === 0) return answer;
+  const mask = secretMask(found);
+  const masked: DeviceHttpResponse = { ...answer, headers: mask.value(answer.headers), text: mask.text(answer.text) };
+  if (answer.json !== undefined) masked.json = mask.value(answer.json);
+  return masked;
 }

@@ -1,11 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS } from '@nap/contracts';
+import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 import type { JobErrorEntry, TaskRetry } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 import type { JobTask } from './job-model';
 import { resolveTaskIncoming } from './references';
 import type { ReferenceScope } from './references';
-import { findSecrets, noSecrets, secretMask } from './secret-texts';
 
 /** What a retry by hand of a task is made of (see {@link retryEntry}). */
 export interface RetryFacts {

@@ -1,4 +1,5 @@
-import type { JobEventName } from '@nap/contracts';
+import { findSecrets, noSecrets, secretMask } from '@nap/contracts';
+import type { FoundSecrets, JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { merged, setOwn } from '@nap/util';
 import { END, JobGraph, START } from '../domain/graph';
@@ -6,8 +7,6 @@ import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
 import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import { resolveTaskIncoming } from '../domain/references';
 import type { ReferenceScope } from '../domain/references';
-import { findSecrets, noSecrets, secretMask } from '../domain/secret-texts';
-import type { FoundSecrets } from '../domain/secret-texts';
 import type { TaskOutcome } from '../domain/task-outcome';
 import { errorOutcome } from '../domain/task-outcome';
 import { DEFAULT_VALUE_LIMITS, oversizedValue, valueTooLargeMessage } from '../domain/job-values';

@@ -1,13 +1,13 @@
-import { SECRET_MASK, isSecretKey, isSecretValue } from '@nap/contracts';
-import { isRecord, setOwn } from '@nap/util';
+import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
 
 /**
  * Masking the secrets a text repeats. The platform's policy (`redactSecrets`) masks the secret
- * members of a document, but a task's error is a string: an error that quotes the object a task was
+ * members of a document, but an error is a string: an error that quotes the object a task was
  * given (`{"username":"ops","password":"…"}`), or a system's answer that echoes the request (an
  * Authorization header, a form body), holds the secret inside ordinary text. The secrets are taken
- * from the values the task ran with and the job's variables, by the policy, and searched for in the
- * forms they take in such texts.
+ * from values by the policy ({@link findSecrets}: the values a task ran with, a job's variables),
+ * or given by whoever holds them (the credentials of an integration, {@link noSecrets}), and
+ * searched for in the forms they take in such texts ({@link secretMask}). Node only (base64 by `Buffer`).
  */
 
 /**
@@ -194,4 +194,14 @@ function maskStrings(value: unknown, text: (input: string) => string, depth: num
     if (out !== undefined) setOwn(out, key, masked);
   }
   return out ?? value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own member, even one named `__proto__` (as JSON.parse makes it), never the prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
