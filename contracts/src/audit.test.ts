@@ -1,4 +1,14 @@
-import { AUDIT_CHANGE_VALUE_LIMIT, auditChanges, auditRecordHash, isAuditedChange, isAuditedOutcome } from './audit';
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import {
+  AUDIT_CHANGE_VALUE_LIMIT,
+  auditChanges,
+  auditRecordHash,
+  canonicalJson,
+  hashAuditRecord,
+  isAuditedChange,
+  isAuditedOutcome,
+} from './audit';
 import { getOperation } from './catalog';
 import type { AuditRecord } from './schemas/audit';
 import { SECRET_MASK } from './secrets';
@@ -25,11 +35,60 @@ describe('audit record hash', () => {
     expect(auditRecordHash({ ...record, hash: 'something else' })).toBe(auditRecordHash(record));
   });
 
+  it('is the hash any RFC 8785 implementation computes, for members in any order and of any kind', () => {
+    const odd = {
+      ...record,
+      // members JavaScript orders as array indexes, code units past ASCII, nested objects out of order
+      target: { name: 'n', kind: 'group', id: 'g1' },
+      changes: [
+        {
+          member: 'x',
+          before: { b: [1, { d: 2, c: null }], a: 0.1 + 0.2, '10': 'ten', '9': 'nine' },
+          after: { é: 'é', z: -0, e: 1e21, A: '\u2028' },
+        },
+      ],
+      source: { userAgent: 'ua \ud83d\ude00 "quoted"', address: '::1' },
+    };
+    const { hash: _hash, ...unhashed } = odd;
+    const expected = createHash('sha256')
+      .update(canonicalize(unhashed) ?? '', 'utf8')
+      .digest('hex');
+    expect(auditRecordHash(odd)).toBe(expected);
+    expect(auditRecordHash(JSON.parse(JSON.stringify(odd)) as AuditRecord)).toBe(expected);
+  });
+
+  it('writes the record with its hash as canonical JSON, in the pass that hashes it', () => {
+    const { hash: _hash, ...unhashed } = record;
+    const { record: hashed, json } = hashAuditRecord({ ...unhashed, target: { name: 'n', kind: 'group' } });
+    expect(hashed.hash).toBe(auditRecordHash(hashed));
+    expect(JSON.parse(json)).toEqual(hashed);
+    expect(json).toBe(canonicalize(hashed));
+  });
+
   it('changes with any member, the link to the record before included', () => {
     const base = auditRecordHash(record);
     expect(auditRecordHash({ ...record, actor: { ...record.actor, username: 'bob' } })).not.toBe(base);
     expect(auditRecordHash({ ...record, prevHash: '1'.repeat(64) })).not.toBe(base);
     expect(auditRecordHash({ ...record, seq: 2 })).not.toBe(base);
+  });
+});
+
+describe('canonical JSON', () => {
+  it('is what canonicalize writes, JSON data or not', () => {
+    const values: unknown[] = [
+      { b: 1, a: [1, 'x', null, { z: 1e21, y: -0, x: 0.1 + 0.2 }], '10': 1, '9': 2, é: '\u2028', '\u0080': 'k', A: true },
+      { in: { order: 1 }, out: { of: 1, order: 2 } },
+      { skipped: undefined, kept: [undefined, 1] },
+      { when: new Date(0), nested: { when: new Date(1) } },
+      'text',
+      5,
+      null,
+      [],
+      {},
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(canonicalize(value));
+    expect(canonicalJson(undefined)).toBeUndefined();
+    expect(() => canonicalJson({ n: Number.NaN })).toThrow('NaN');
   });
 });
 

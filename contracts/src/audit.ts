@@ -42,10 +42,121 @@ export type UnhashedAuditRecord = Omit<AuditRecord, 'hash'>;
  * JCS implementation recomputes it.
  */
 export function auditRecordHash(record: UnhashedAuditRecord | AuditRecord): string {
-  const { hash: _hash, ...rest } = record as AuditRecord;
-  const canonical = canonicalize(rest);
-  if (canonical === undefined) throw new Error('An audit record has no canonical form');
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return hashedHalves(record).hash;
+}
+
+/** A record hashed into the chain, with its JSON (canonical, `hash` included) as its `auditRecorded` event carries it. */
+export interface HashedAuditRecord {
+  record: AuditRecord;
+  json: string;
+}
+
+/**
+ * Hashes a record (see {@link auditRecordHash}) and writes its JSON in the same pass: the canonical
+ * JSON of its members, written once, makes both the text hashed and, with `hash` put in its place,
+ * the event's JSON (itself the record's canonical JSON).
+ */
+export function hashAuditRecord(unhashed: UnhashedAuditRecord): HashedAuditRecord {
+  const { hash, before, after } = hashedHalves(unhashed);
+  return { record: { ...unhashed, hash }, json: `{${joinMembers(joinMembers(before, `"hash":${JSON.stringify(hash)}`), after)}}` };
+}
+
+/**
+ * The hash of a record without its `hash` member, with the canonical JSON of its members that sort
+ * before `hash` and of those after it (`"key":value,…`, without braces).
+ */
+function hashedHalves(record: UnhashedAuditRecord | AuditRecord): { hash: string; before: string; after: string } {
+  const members = record as Readonly<Record<string, unknown>>;
+  const halves: [Record<string, unknown>, Record<string, unknown>] = [{}, {}];
+  for (const key of sortedKeys(members)) if (key !== 'hash') halves[key < 'hash' ? 0 : 1][key] = members[key];
+  const [before, after] = halves.map((half) => (canonicalJson(half) as string).slice(1, -1)) as [string, string];
+  const hash = createHash('sha256')
+    .update(`{${joinMembers(before, after)}}`, 'utf8')
+    .digest('hex');
+  return { hash, before, after };
+}
+
+/** Two lists of JSON members as one. */
+function joinMembers(a: string, b: string): string {
+  return a === '' ? b : b === '' ? a : `${a},${b}`;
+}
+
+/**
+ * RFC 8785 (JCS) canonical JSON of a value, as `canonicalize` writes it. JSON data (what records
+ * are: parsed JSON) goes the fast way: a copy with each object's members in canonical order, written
+ * by `JSON.stringify`, a third less CPU than `canonicalize`'s walk; anything `JSON.stringify`
+ * would not order or write as JCS does (a member named like an array index, `toJSON`, a number that
+ * is not finite) goes to `canonicalize`. Undefined for what has no JSON (undefined, a function).
+ */
+export function canonicalJson(value: unknown): string | undefined {
+  const ordered = inCanonicalOrder(value);
+  return ordered === NOT_PLAIN ? canonicalize(value) : JSON.stringify(ordered);
+}
+
+const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
+/** A member name that JavaScript orders before the others, as an array index: `JSON.stringify` would not keep canonical order. */
+const INDEX_KEY = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * `value` with every object's members in canonical order (the object itself when they are already,
+ * a copy otherwise), or {@link NOT_PLAIN}.
+ */
+function inCanonicalOrder(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const ordered = inCanonicalOrder(item);
+      if (ordered === NOT_PLAIN) return NOT_PLAIN;
+      if (ordered !== item) (copy ??= value.slice())[i] = ordered;
+    }
+    return copy ?? value;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  const members = value as Record<string, unknown>;
+  const keys = Object.keys(members);
+  let inOrder = true;
+  for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) < (keys[i] as string);
+  let changed = !inOrder;
+  const values: unknown[] = [];
+  for (const key of keys) {
+    const member = members[key];
+    const ordered = inCanonicalOrder(member);
+    if (ordered === NOT_PLAIN) {
+      // JSON.stringify leaves out an undefined member, as JCS does
+      if (member !== undefined) return NOT_PLAIN;
+      changed = true;
+      values.push(undefined);
+      continue;
+    }
+    if (ordered !== member) changed = true;
+    values.push(ordered);
+  }
+  if (!changed) return value;
+  if (!inOrder && keys.some((k) => INDEX_KEY.test(k))) return NOT_PLAIN;
+  const order = keys.map((_, i) => i);
+  if (!inOrder) order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
+  const copy: Record<string, unknown> = {};
+  for (const i of order) if (values[i] !== undefined) copy[keys[i] as string] = values[i];
+  return copy;
+}
+
+/** The member names of an object in canonical order (UTF-16 code units, as RFC 8785 sorts them). */
+function sortedKeys(members: Readonly<Record<string, unknown>>): string[] {
+  // the default order, by UTF-16 code units, is RFC 8785's
+  return Object.keys(members).sort();
 }
 
 /** Values whose canonical JSON is longer than this are kept in `changes` as their SHA-256 digests. */
@@ -121,7 +232,7 @@ function secretChange(member: string, before: unknown, after: unknown): AuditCha
 function valueChange(member: string, before: unknown, after: unknown): AuditChange {
   const change: AuditChange = { member };
   const masked = { before: maskedSnapshot(before), after: maskedSnapshot(after) };
-  const sizes = [masked.before, masked.after].map((v) => (v === undefined ? 0 : (canonicalize(v) ?? '').length));
+  const sizes = [masked.before, masked.after].map((v) => (v === undefined ? 0 : (canonicalJson(v) ?? '').length));
   if (sizes.some((n) => n > AUDIT_CHANGE_VALUE_LIMIT)) {
     change.digest = true;
     if (masked.before !== undefined) change.before = digestOf(masked.before);
@@ -146,6 +257,6 @@ function maskedSnapshot(value: unknown): unknown {
 
 function digestOf(value: unknown): string {
   return `sha256:${createHash('sha256')
-    .update(canonicalize(value) ?? '', 'utf8')
+    .update(canonicalJson(value) ?? '', 'utf8')
     .digest('hex')}`;
 }

@@ -1,5 +1,5 @@
-import { AUDIT_GENESIS_HASH, auditRecordHash } from '@nap/contracts';
-import type { AuditEntry, AuditRecord, AuditVerification } from '@nap/contracts';
+import { AUDIT_GENESIS_HASH, auditRecordHash, hashAuditRecord } from '@nap/contracts';
+import type { AuditEntry, AuditRecord, AuditVerification, HashedAuditRecord } from '@nap/contracts';
 
 /**
  * The audit trail's hash chain, pure: records are numbered from 1 without gaps, and each carries the
@@ -18,13 +18,20 @@ export const GENESIS: ChainLink = { seq: 0, hash: AUDIT_GENESIS_HASH };
 
 /** The records of `entries`, in order, chained after `head`. */
 export function chainEntries(head: ChainLink, entries: readonly AuditEntry[]): AuditRecord[] {
-  const records: AuditRecord[] = [];
+  return chainRecords(head, entries).map((chained) => chained.record);
+}
+
+/**
+ * The records of `entries`, in order, chained after `head`, each with its JSON (the `auditRecorded`
+ * event's), written in the pass that hashes it.
+ */
+export function chainRecords(head: ChainLink, entries: readonly AuditEntry[]): HashedAuditRecord[] {
+  const records: HashedAuditRecord[] = [];
   let link = head;
   for (const entry of entries) {
-    const unhashed = { seq: link.seq + 1, ...entry, prevHash: link.hash };
-    const record: AuditRecord = { ...unhashed, hash: auditRecordHash(unhashed) };
-    records.push(record);
-    link = { seq: record.seq, hash: record.hash };
+    const chained = hashAuditRecord({ seq: link.seq + 1, ...entry, prevHash: link.hash });
+    records.push(chained);
+    link = { seq: chained.record.seq, hash: chained.record.hash };
   }
   return records;
 }

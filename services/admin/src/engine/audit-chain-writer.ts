@@ -1,7 +1,7 @@
 import { auditEntrySchema, isValid } from '@nap/contracts';
-import type { AuditEntry, AuditRecord } from '@nap/contracts';
+import type { AuditEntry, AuditRecord, HashedAuditRecord } from '@nap/contracts';
 import type { QueuedEntry } from '@nap/bus';
-import { GENESIS, chainEntries } from '../domain/audit-chain';
+import { GENESIS, chainRecords } from '../domain/audit-chain';
 import type { ChainLink } from '../domain/audit-chain';
 import { ChainMoved } from '../store/audit-records';
 import type { AuditRepository } from '../store/audit-records';
@@ -48,13 +48,13 @@ export class AuditChainWriter implements ChainAppend {
    */
   async append(batch: QueuedEntry[]): Promise<AppendedRecord[]> {
     let pending = this.readEntries(batch);
-    const appended: AuditRecord[] = [];
+    const appended: HashedAuditRecord[] = [];
     for (let attempt = 1; pending.length > 0; attempt++) {
       const head = (this.head ??= (await this.records.head()) ?? GENESIS);
-      const chained = chainEntries(head, pending);
+      const chained = chainRecords(head, pending);
       try {
-        await this.records.append(chained);
-        this.head = linkOf(chained[chained.length - 1] as AuditRecord);
+        await this.records.append(chained.map((c) => c.record));
+        this.head = linkOf((chained[chained.length - 1] as HashedAuditRecord).record);
         appended.push(...chained);
         pending = [];
       } catch (err) {
@@ -66,7 +66,8 @@ export class AuditChainWriter implements ChainAppend {
         if (err.entryTaken) pending = await this.notRecorded(pending);
       }
     }
-    return appended.map((record) => ({ seq: record.seq, event: encoder.encode(JSON.stringify(record)) }));
+    // the JSON written when each was hashed: the record is not serialized again for its event
+    return appended.map(({ record, json }) => ({ seq: record.seq, event: encoder.encode(json) }));
   }
 
   /** The entries of a batch, each once; what is no audit entry is logged and dropped (it would fail every time). */
