@@ -1,3 +1,4 @@
+import { AppError } from './errors';
 import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
 
 /**
@@ -101,7 +102,18 @@ export interface SecretMask {
   text(text: string): string;
   /** `value` with {@link text} applied to every string in it, copied only where a string changed (the value itself otherwise). */
   value<T>(value: T): T;
+  /**
+   * `err` with {@link text} applied to its message and stack, {@link value} to its details (and the
+   * other own members of an error that is not an `AppError`), down its chain of causes: an
+   * `AppError` stays one, of the same code and status; `err` itself when nothing in it changed.
+   */
+  error(err: unknown): unknown;
+  /** What `work` gives with {@link value} applied, or its failure with {@link error} applied: for an answer built from a system's output. */
+  settle<T>(work: Promise<T>): Promise<T>;
 }
+
+/** How many causes down {@link SecretMask.error} looks: below them a cause is left out. */
+const MAX_CAUSES = 8;
 
 /**
  * What masks the `found` secrets in a text: each secret as it is, JSON-escaped (inside
@@ -123,7 +135,43 @@ export function secretMask(found: FoundSecrets): SecretMask {
     out = out.replace(pattern, SECRET_MASK);
     return maskCutEnd(out, ordered);
   };
-  return { text, value: <T>(value: T): T => maskStrings(value, text, 0) as T };
+  const value = <T>(value: T): T => maskStrings(value, text, 0) as T;
+  const error = (err: unknown): unknown => maskError(err, text, value, 0);
+  const settle = <T>(work: Promise<T>): Promise<T> =>
+    work.then(value, (err: unknown) => {
+      throw error(err);
+    });
+  return { text, value, error, settle };
+}
+
+/** {@link SecretMask.error}: the code and status classify the error and stay; the cause chain is what logs print, so it is masked too. */
+function maskError(err: unknown, text: (input: string) => string, value: <T>(value: T) => T, depth: number): unknown {
+  if (!(err instanceof Error)) return value(err);
+  const message = text(err.message);
+  const stack = err.stack === undefined ? undefined : text(err.stack);
+  const hasCause = 'cause' in err && err.cause !== undefined;
+  const cause = !hasCause ? undefined : depth + 1 >= MAX_CAUSES ? undefined : maskError(err.cause, text, value, depth + 1);
+  let out: Error;
+  if (err instanceof AppError) {
+    const details = value(err.details);
+    if (message === err.message && stack === err.stack && details === err.details && cause === err.cause) return err;
+    out = new AppError(err.code, message, {
+      status: err.status,
+      ...(details === undefined ? {} : { details }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  } else {
+    const members: Record<string, unknown> = {};
+    for (const key of Object.keys(err)) if (key !== 'cause') setOwn(members, key, (err as unknown as Record<string, unknown>)[key]);
+    const masked = value(members);
+    if (message === err.message && stack === err.stack && masked === members && cause === err.cause) return err;
+    out = new Error(message, cause === undefined ? undefined : { cause });
+    out.name = err.name;
+    for (const key of Object.keys(masked)) setOwn(out as unknown as Record<string, unknown>, key, masked[key]);
+  }
+  if (stack === undefined) delete out.stack;
+  else out.stack = stack;
+  return out;
 }
 
 function addForms(forms: Set<string>, secret: string): void {

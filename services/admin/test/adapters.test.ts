@@ -1,5 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createBusClient } from '@nap/bus';
-import { SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
+import { SECRET_MASK, SYSTEM_CALLER, eventPattern, isAppError } from '@nap/contracts';
 import { eventually } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
@@ -326,5 +328,65 @@ describe('HTTP adapter lifecycle against the lab peer', () => {
     expect(check?.headers.authorization).toBe(`Basic ${Buffer.from(`${peer.user}:nso-secret`).toString('base64')}`);
     expect((await health('nso-lab')).connection).toEqual({ state: 'ONLINE' });
     expect((await platform.http('DELETE', '/adapters/nso-lab', { token })).status).toBe(200);
+  });
+});
+
+describe("an adapter's own credentials echoed by its system", () => {
+  it('are masked in what a call through it answers (bus call and task): the API key as sent in the query, URL-encoded', async () => {
+    const key = 'adapter key/with+chars&more';
+    // a system that repeats the request it was sent (its URL, so the key in its query) in a refusal
+    const echo = createServer((req, res) => {
+      if (req.url?.startsWith('/health') === true) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+        return;
+      }
+      res.writeHead(403, { 'content-type': 'application/json', 'x-request-was': req.url ?? '' });
+      res.end(
+        JSON.stringify({
+          error: `refused ${req.method ?? ''} ${req.url ?? ''}`,
+          key: new URL(req.url ?? '/', 'http://x').searchParams.get('api_key'),
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const doc = httpAdapter('echo-adapter', 'unused-password');
+      const props = (doc.properties as { properties: Record<string, unknown> }).properties;
+      props.server = { protocol: 'http', host: '127.0.0.1', port: (echo.address() as AddressInfo).port, base_path: '/api' };
+      props.authentication = { type: 'apiKey', in: 'query', name: 'api_key', api_key: key };
+      props.healthcheck = { path: '/health', intervalSeconds: 5, failuresBeforeDead: 4 };
+      expect((await platform.http('POST', '/adapters', { token, body: { properties: doc } })).status).toBe(200);
+      await platform.http('PUT', '/adapters/echo-adapter/start', { token });
+      await until('echo-adapter', (h) => h.state === 'RUNNING', 'RUNNING');
+
+      const client = createBusClient({ bus: platform.bus });
+      const answer = await client.call(
+        'admin.callAdapter',
+        { body: { adapter: 'echo-adapter', method: 'GET', path: '/things' } },
+        { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+      );
+      expect(answer.body).toMatchObject({
+        status: 403,
+        headers: { 'x-request-was': `/api/things?api_key=${SECRET_MASK}` },
+        body: { error: `refused GET /api/things?api_key=${SECRET_MASK}`, key: SECRET_MASK },
+      });
+      // a task's failure carries the answer in its details, which become the task's error
+      const failed = await client
+        .call(
+          'admin.runTask',
+          { body: { app: 'echo-adapter', method: 'genericAdapterRequest', incoming: { uriPath: '/things', restMethod: 'GET' } } },
+          { caller: SYSTEM_CALLER, timeoutMs: 10_000 },
+        )
+        .catch((e: unknown) => e);
+      expect(isAppError(failed) && failed.details).toMatchObject({ body: { key: SECRET_MASK } });
+      const seen = JSON.stringify([answer.body, isAppError(failed) && [failed.message, failed.details]]);
+      expect(seen).toContain(`api_key=${SECRET_MASK}`);
+      for (const form of [key, encodeURIComponent(key)]) expect(seen).not.toContain(form);
+    } finally {
+      await platform.http('PUT', '/adapters/echo-adapter/stop', { token });
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 });

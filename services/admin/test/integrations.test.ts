@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
+import { SECRET_MASK } from '@nap/contracts';
 import type { WorkflowDocument } from '@nap/contracts';
 import { eventually, task, workflowDocument } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
@@ -560,6 +561,66 @@ run('integrations against the lab peer', () => {
       expect(Object.entries(forms).filter(([, form]) => text.includes(form))).toEqual([]);
       // the answer still says what happened
       expect(text).toContain('The credentials echo-user:******** are refused');
+    } finally {
+      echo.closeAllConnections();
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
+  it("masks an OAuth integration's client secret and the token fetched with it when the system echoes them: the job as stored holds them masked", async () => {
+    const clientSecret = 'oauth-Secret/9+x "q"';
+    const accessToken = `tok-${Date.now().toString(36)}-never-shown`;
+    let client = '';
+    // a token endpoint, and an API that repeats the bearer token it was sent and the client it was issued to
+    const echo = createServer((req, res) => {
+      if (req.url === '/oauth/token') {
+        client = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString('utf8');
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 3600 }));
+        return;
+      }
+      res.writeHead(401, {
+        'content-type': 'application/json',
+        'www-authenticate': `Bearer error="invalid_token" sent="${req.headers.authorization ?? ''}"`,
+      });
+      res.end(JSON.stringify({ error: { message: `token ${accessToken} of client ${decodeURIComponent(client)} is refused` } }));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (echo.address() as AddressInfo).port;
+      const created = await platform.http('POST', '/integrations', {
+        token,
+        body: {
+          properties: {
+            name: 'snow-oauth-echo',
+            model: 'ServiceNow Table:latest',
+            properties: {
+              server: { protocol: 'http', host: '127.0.0.1', port },
+              authentication: {
+                type: 'oauthClientCredentials',
+                token_url: `http://127.0.0.1:${port}/oauth/token`,
+                client_id: 'nap-client',
+                client_secret: clientSecret,
+              },
+            },
+          },
+        },
+      });
+      expect(created.status).toBe(200);
+      await createWorkflow(
+        workflowDocument('snow-oauth-echo', { o1: call('snow-oauth-echo', 'getApiNowTableTableName', { tableName: 'incident' }) }, [
+          ['workflow_start', 'o1'],
+          ['o1', 'workflow_end'],
+          ['o1', 'workflow_end', 'error'],
+        ]),
+      );
+      const job = await runJob('snow-oauth-echo');
+      expect(job.tasks.o1).toMatchObject({ status: 'error', variables: { outgoing: { result: { status: 401 } } } });
+      const stored = await platform.stores.get('workflow')?.collection('jobs').findOne({ _id: job._id });
+      const text = JSON.stringify(stored);
+      expect(text).toContain(`token ${SECRET_MASK} of client nap-client:${SECRET_MASK} is refused`);
+      const forms = { secret: clientSecret, json: JSON.stringify(clientSecret).slice(1, -1), token: accessToken };
+      expect(Object.entries(forms).filter(([, form]) => text.includes(form))).toEqual([]);
     } finally {
       echo.closeAllConnections();
       await new Promise((resolve) => echo.close(resolve));

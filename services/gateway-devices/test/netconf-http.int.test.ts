@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SECRET_MASK } from '@nap/contracts';
 import { startNetconfLab } from '@nap/lab';
 import type { NetconfLab } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
@@ -59,6 +60,7 @@ beforeAll(async () => {
       {
         gw_host: lab.sshd.host,
         gw_netconf_port: lab.sshd.port,
+        gw_port: lab.sshd.port,
         gw_user: lab.sshd.username,
         gw_password: lab.sshd.password,
         gw_network_os: 'linux',
@@ -156,6 +158,37 @@ describe('NETCONF over the inventory device netconf port', () => {
     const res = await gw.http('POST', '/gw/netconf/get_config/execute', { host: 'nc1', connection_options: { password: 'not-it' } });
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ code: 'DEVICE_SSH_AUTH_FAILED' });
+  });
+});
+
+describe("the device's own password repeated by the device", () => {
+  it('is masked in NETCONF data and in the output and errors of commands (a Linux device that echoes it), and kept out of the log', async () => {
+    const password = lab.sshd.password;
+    const contact = (text: string) => `<system xmlns="${SYSTEM_NS}"><contact>${text}</contact></system>`;
+    const set = await gw.http('POST', '/gw/netconf/set_config/execute', { host: 'nc1', config: contact(`ops ${password}`), lock: true });
+    expect(set.body).toMatchObject({ status: 'success', committed: true });
+    const got = await gw.http('POST', '/gw/netconf/get_config/execute', { host: 'nc1', filter: `<system xmlns="${SYSTEM_NS}"/>` });
+    expect((got.body as { data: string }).data).toContain(`<contact>ops ${SECRET_MASK}</contact>`);
+    await gw.http('POST', '/gw/netconf/set_config/execute', { host: 'nc1', config: contact('gw@nap.example'), lock: true });
+
+    const echoed = await gw.call<{ command: string; response: string }>('runCommand', {
+      device: 'nc1',
+      command: `echo "login ${password} ok"`,
+    });
+    expect([echoed.command, echoed.response]).toEqual([`echo "login ${SECRET_MASK} ok"`, `login ${SECRET_MASK} ok`]);
+    const failed = await gw.http('POST', '/gw/sshSendConfigSet', {
+      host: 'nc1',
+      config_commands: [`echo "denied: ${password}" >&2`],
+      error_pattern: 'denied',
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.body).toMatchObject({
+      code: 'DEVICE_COMMAND_FAILED',
+      message: expect.stringContaining(`echo "denied: ${SECRET_MASK}" >&2`) as unknown,
+      details: { errorLines: [`denied: ${SECRET_MASK}`] },
+    });
+    const seen = JSON.stringify([got.body, echoed, failed.body]) + gw.logs();
+    expect(seen).not.toContain(password);
   });
 });
 

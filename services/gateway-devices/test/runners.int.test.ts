@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SECRET_MASK } from '@nap/contracts';
 import { ensureLabPackages } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
@@ -246,6 +248,36 @@ describe('what a device writer or a run caller gives Ansible runs nothing on the
   );
 });
 
+describe('device secrets in Ansible runs', () => {
+  it(
+    "are masked in a run's output and result, for every device of the inventory (a play can print any host's variables)",
+    async () => {
+      const password = 'ans-Pa55word-never-shown';
+      const become = 'ans-become-never-shown';
+      await file(
+        path.join(gw.dirs.playbooks, 'leak.yml'),
+        "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: \"pw={{ hostvars['ans-secret'].ansible_password }} become={{ hostvars['ans-secret'].ansible_become_password }}\"\n    - command: /bin/false\n",
+      );
+      const device = await gw.http('POST', '/gw/createInventoryDevice', {
+        name: 'ans-secret',
+        variables: { gw_connection: 'local', gw_password: password, gw_become_pass: become },
+      });
+      expect(device.status).toBe(200);
+      const run = await gw.call<Outcome & { result: { plays: { tasks: { hosts: Record<string, { msg?: string }> }[] }[] } }>(
+        'runPlaybook',
+        { name: 'leak.yml' },
+      );
+      expect(run).toMatchObject({ status: 'error', exitCode: 2 });
+      expect(run.result.plays[0]?.tasks[0]?.hosts.localhost?.msg).toBe(`pw=${SECRET_MASK} become=${SECRET_MASK}`);
+      expect(run.stdout).toContain(`pw=${SECRET_MASK} become=${SECRET_MASK}`);
+      const seen = JSON.stringify(run) + gw.logs();
+      expect(seen).not.toContain(password);
+      expect(seen).not.toContain(become);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
+
 describe('key files of devices in Ansible runs', () => {
   it(
     'Ansible reads a copy of a key of the key directory; a targeted device whose key lies elsewhere refuses the run, naming NAP_SSH_KEY_DIR',
@@ -254,7 +286,7 @@ describe('key files of devices in Ansible runs', () => {
       await file(path.join(gw.sshKeyDir, 'lab-key'), key, 0o600);
       await file(
         path.join(gw.dirs.playbooks, 'keyfile.yml'),
-        '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: "key={{ ansible_ssh_private_key_file }} first={{ lookup(\'file\', ansible_ssh_private_key_file).splitlines()[0] }}"\n',
+        "- hosts: all\n  gather_facts: false\n  tasks:\n    - debug:\n        msg: \"key={{ ansible_ssh_private_key_file }} sha1={{ lookup('file', ansible_ssh_private_key_file) | hash('sha1') }}\"\n",
       );
       const keyed = await gw.http('POST', '/gw/createInventoryDevice', {
         name: 'keyed',
@@ -272,8 +304,9 @@ describe('key files of devices in Ansible runs', () => {
 
       const run = await gw.call<Outcome>('runPlaybook', { name: 'keyfile.yml', hosts: ['keyed'] });
       expect(run).toMatchObject({ status: 'success', exitCode: 0 });
-      const shown = /key=(\S+) first=(-+BEGIN OPENSSH PRIVATE KEY-+)/.exec(run.stdout);
-      expect(shown?.[2]).toBe('-----BEGIN OPENSSH PRIVATE KEY-----');
+      // key material in a run's output is masked: the copy read is compared by its digest
+      const shown = /key=(\S+) sha1=([0-9a-f]{40})/.exec(run.stdout);
+      expect(shown?.[2]).toBe(createHash('sha1').update(key.trimEnd()).digest('hex'));
       expect(shown?.[1]).not.toContain(gw.sshKeyDir);
       expect(run.stdout).not.toContain('legacy-keyed');
 

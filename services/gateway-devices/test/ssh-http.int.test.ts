@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '@nap/contracts';
 import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
@@ -10,10 +11,18 @@ let eos: CliSimulator;
 
 const IOS_PASSWORD = 'ios-Pa55word-never-shown';
 const ENABLE = 'ios-enable-secret-never-shown';
+// a device that repeats its own credentials, as a login banner or a failed login may
+const ECHO = (password: string, enable: string) => `% Access denied for admin with ${password}; enable is ${enable}`;
 
 beforeAll(async () => {
   gw = await startGatewayPlatform();
-  ios = await startCliSimulator({ deviceType: 'cisco_ios', hostname: 'edge1', password: IOS_PASSWORD, enableSecret: ENABLE });
+  ios = await startCliSimulator({
+    deviceType: 'cisco_ios',
+    hostname: 'edge1',
+    password: IOS_PASSWORD,
+    enableSecret: ENABLE,
+    commands: { 'show nap-login': ECHO(IOS_PASSWORD, ENABLE) },
+  });
   junos = await startCliSimulator({ deviceType: 'juniper_junos', hostname: 'core1', username: 'netops' });
   eos = await startCliSimulator({ deviceType: 'arista_eos', hostname: 'leaf1' });
   const devices: [string, CliSimulator, Record<string, unknown>][] = [
@@ -135,6 +144,32 @@ describe('netmiko wrappers', () => {
     expect(stopped.status).toBe(502);
     expect(stopped.body).toMatchObject({ code: 'DEVICE_COMMAND_FAILED' });
   });
+
+  it("runs a caller's patterns in linear time and refuses those that need backtracking or do not compile", async () => {
+    // with backtracking, `^(a+)+$` against 40 a's and a b takes 2^40 steps in the process's event loop
+    const redos = await gw.http('POST', '/gw/sshSendConfigSet', {
+      host: 'edge1',
+      config_commands: [`${'a'.repeat(40)}b`],
+      bypass_commands: '^(a+)+$',
+      error_pattern: '^(\\s*%+)+ Invalid$',
+    });
+    expect(redos.status).toBe(200);
+    expect(redos.body).toMatchObject({ result: { failed: true, errors: [{ line: "% Invalid input detected at '^' marker." }] } });
+    const lookaround = await gw.http('POST', '/gw/sshSendConfigSet', {
+      host: 'edge1',
+      config_commands: ['interface Loopback43'],
+      error_pattern: '(?<=%) Invalid',
+    });
+    expect(lookaround.status).toBe(400);
+    expect(lookaround.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('error_pattern "(?<=%) Invalid" needs backtracking') as unknown,
+      details: [{ member: 'error_pattern' }],
+    });
+    const broken = await gw.http('POST', '/gw/sshSendCommandExec', { host: 'edge1', commands: ['show clock'], expect_string: '(' });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'expect_string' }] });
+  });
 });
 
 describe('device operations (bus)', () => {
@@ -238,5 +273,31 @@ describe('secrets', () => {
     expect(await gw.callError('getOperationalData', { name: 'edge1', filter: 'configure terminal' })).toMatchObject({
       code: 'VALIDATION_FAILED',
     });
+  });
+
+  it('the device repeating its own password or enable secret: masked in results, errors, answered backups and the log; a backup keeps them for a restore', async () => {
+    const masked = ECHO(SECRET_MASK, SECRET_MASK);
+    const ran = await gw.call<{ response: string; errorLines: string[] }>('runCommand', { device: 'edge1', command: 'show nap-login' });
+    expect([ran.response, ran.errorLines]).toEqual([masked, [masked]]);
+    const refused = await gw.http('POST', '/gw/sshSendCommandExec', { host: 'edge1', commands: ['show clock', 'show nap-login'] });
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatchObject({ code: 'DEVICE_COMMAND_FAILED', details: { command: 'show nap-login', errorLines: [masked] } });
+
+    // the device's configuration holds its own password in clear (IOS `password 0`)
+    const user = `username backup privilege 15 password 0 ${IOS_PASSWORD}`;
+    const set = await gw.call<{ output: string }>('setConfig', { name: 'edge1', config: [user] });
+    expect(set.output).toContain(`username backup privilege 15 password 0 ${SECRET_MASK}`);
+    expect(ios.runningConfig()).toContain(user);
+    const got = await gw.call<{ config: string; backupId: string }>('getConfig', { name: 'edge1', backup: true });
+    expect(got.config).toContain(`username backup privilege 15 password 0 ${SECRET_MASK}`);
+    const backups = await gw.call<{ results: { id: string; config: string }[] }>('getConfigBackups', { name: 'edge1', withConfig: true });
+    expect(backups.results.find((b) => b.id === got.backupId)?.config).toContain(`password 0 ${SECRET_MASK}`);
+    const sentBefore = ios.commandLog().filter((c) => c.includes(IOS_PASSWORD)).length;
+    expect(await gw.call('restoreConfig', { name: 'edge1', backupId: got.backupId })).toMatchObject({ status: 'success' });
+    expect(ios.commandLog().filter((c) => c.includes(IOS_PASSWORD)).length).toBe(sentBefore + 1);
+
+    const seen = JSON.stringify([ran, refused.body, set, got, backups]) + gw.logs();
+    expect(seen).not.toContain(IOS_PASSWORD);
+    expect(seen).not.toContain(ENABLE);
   });
 });

@@ -1,6 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createMemoryBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
-import { eventPattern, subjectOf } from '@nap/contracts';
+import { SECRET_MASK, eventPattern, subjectOf } from '@nap/contracts';
 import { initTracing } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
@@ -621,5 +623,62 @@ describe('adapters and an orchestrator that fails', () => {
     const res = await query(DEVICE, 'yang-data+json', 'nso-down');
     expect(res.status).toBe(502);
     expect(errorOf(res)).toMatchObject({ code: 'UPSTREAM_FAILED', message: expect.stringContaining('could not be reached') });
+  });
+
+  it("masks the orchestrator's credentials it echoes: the adapter's password (by admin) and the JSON-RPC session id (by orch-proxy)", async () => {
+    // an orchestrator that quotes each JSON-RPC request, with its Cookie and Authorization headers, in its errors
+    const right = 'echo-Pa55word-right';
+    const sessionId = 'echo-session-7f3a9c2e51d4';
+    const echo = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const reply = (json: unknown, headers: Record<string, string> = {}) => {
+          res.writeHead(200, { 'content-type': 'application/json', ...headers });
+          res.end(JSON.stringify(json));
+        };
+        if (req.url !== '/jsonrpc') return reply({});
+        const rpc = JSON.parse(body) as { id: number; method: string; params: { passwd?: string } };
+        const quoted = `${body} cookie=${req.headers.cookie ?? '-'} authorization=${req.headers.authorization ?? '-'}`;
+        if (rpc.method === 'login' && rpc.params.passwd === right)
+          return reply({ jsonrpc: '2.0', id: rpc.id, result: {} }, { 'set-cookie': `sessionid=${sessionId}; path=/` });
+        reply({
+          jsonrpc: '2.0',
+          id: rpc.id,
+          error: { type: 'rpc.method.failed', message: `refused ${quoted}`, data: { request: quoted } },
+        });
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const orchestrator = { port: (echo.address() as AddressInfo).port, user: 'echo-user' };
+      await addNsoAdapter(platform, token, 'nso-echo', { ...orchestrator, password: right });
+      await addNsoAdapter(platform, token, 'nso-echo-bad', { ...orchestrator, password: 'echo-Pa55word-wrong' });
+      adapterCalls.splice(0);
+      const leaf = { path: '/devices/device{C-IOS1}/config/hostname', value: 'x' };
+
+      const login = await setLeaf(leaf, 'nso-echo-bad');
+      expect(login.status).toBe(502);
+      expect(errorOf(login)).toMatchObject({
+        code: 'ORCH_AUTH_FAILED',
+        message: expect.stringContaining(`"passwd":"${SECRET_MASK}"`) as unknown,
+      });
+      expect(errorOf(login).message).toContain(`authorization=Basic ${SECRET_MASK}`);
+
+      const call = await setLeaf(leaf, 'nso-echo');
+      expect(call.status).toBe(422);
+      expect(errorOf(call)).toMatchObject({
+        code: 'ORCH_REFUSED',
+        message: expect.stringContaining(`cookie=sessionid=${SECRET_MASK}`) as unknown,
+        details: { method: 'new_trans', data: { request: expect.stringContaining(`cookie=sessionid=${SECRET_MASK}`) as unknown } },
+      });
+
+      const answers = JSON.stringify([login.body, call.body]);
+      for (const secret of [right, 'echo-Pa55word-wrong', sessionId]) expect(answers).not.toContain(secret);
+      // the session id travels between orch-proxy and admin (orch-proxy sends it); the password never does
+      for (const payload of adapterCalls) for (const secret of [right, 'echo-Pa55word-wrong']) expect(payload).not.toContain(secret);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 });

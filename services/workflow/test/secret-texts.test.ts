@@ -1,4 +1,4 @@
-import { SECRET_MASK, findSecrets, noSecrets, secretMask } from '@nap/contracts';
+import { AppError, SECRET_MASK, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 
 /**
  * The secrets of values by the platform's policy, and the forms a text holds them in (as they are,
@@ -99,5 +99,36 @@ describe('secretMask', () => {
     expect(Object.hasOwn(masked, '__proto__')).toBe(true);
     expect(masked.msg).toBe(SECRET_MASK);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('masks an error: an AppError keeps its code and status, other errors their name and members, down the causes', () => {
+    const low = Object.assign(new Error(`login failed: ${PASSWORD}`), { level: 'client-authentication', echoed: PASSWORD });
+    const err = new AppError('DEVICE_COMMAND_FAILED', `device said ${PASSWORD}`, {
+      status: 502,
+      details: { output: PASSWORD, n: 1 },
+      cause: low,
+    });
+    const masked = m.error(err) as AppError;
+    expect(masked).toBeInstanceOf(AppError);
+    expect([masked.code, masked.status, masked.message, masked.details]).toEqual([
+      'DEVICE_COMMAND_FAILED',
+      502,
+      `device said ${SECRET_MASK}`,
+      { output: SECRET_MASK, n: 1 },
+    ]);
+    expect(masked.stack).not.toContain(PASSWORD);
+    const cause = masked.cause as Error & { level: string; echoed: string };
+    expect([cause.name, cause.message, cause.level, cause.echoed]).toEqual([
+      'Error',
+      `login failed: ${SECRET_MASK}`,
+      'client-authentication',
+      SECRET_MASK,
+    ]);
+    expect(cause.stack).not.toContain(PASSWORD);
+    // the error given is left as it was; one without a secret is answered as it is
+    expect(err.message).toBe(`device said ${PASSWORD}`);
+    const clean = new AppError('DEVICE_TIMEOUT', 'no answer', { cause: new Error('timed out') });
+    expect(m.error(clean)).toBe(clean);
+    expect(m.error(`said ${PASSWORD}`)).toBe(`said ${SECRET_MASK}`);
   });
 });

@@ -1,6 +1,7 @@
 // How the handlers reach devices: one resolution of connection settings per request, sessions
 // through the process-wide limiter.
-import { AppError, isAppError } from '@nap/contracts';
+import { AppError, MIN_SECRET_CHARS, findSecrets, isAppError, secretMask } from '@nap/contracts';
+import type { SecretMask } from '@nap/contracts';
 import { KEY_MATERIAL, keyPathAdvice, readKeyFile } from './key-files';
 import { withNetconfSession } from './netconf-client';
 import type { NetconfOptions, NetconfSession } from './netconf-client';
@@ -59,9 +60,11 @@ export class DeviceAccess {
     run: SessionRunOptions = {},
   ): Promise<T> {
     const target = await this.resolve(request, resolveSshSettings);
-    return this.counted(
-      'ssh',
-      this.limited(target, run, () => withSshSession(this.sshOptions(target), (s) => fn(s, target))),
+    return credentialsMask(target.device, target.settings).settle(
+      this.counted(
+        'ssh',
+        this.limited(target, run, () => withSshSession(this.sshOptions(target), (s) => fn(s, target))),
+      ),
     );
   }
 
@@ -73,9 +76,11 @@ export class DeviceAccess {
   /** Runs `fn` in a NETCONF session with the device (port gw_netconf_port, default 830). */
   async withNetconf<T>(request: DeviceRequest, fn: (session: NetconfSession) => Promise<T>, run: SessionRunOptions = {}): Promise<T> {
     const target = await this.resolve(request, resolveNetconfSettings);
-    return this.counted(
-      'netconf',
-      this.limited(target, run, () => withNetconfSession(this.netconfOptions(target), fn)),
+    return credentialsMask(target.device, target.settings).settle(
+      this.counted(
+        'netconf',
+        this.limited(target, run, () => withNetconfSession(this.netconfOptions(target), fn)),
+      ),
     );
   }
 
@@ -190,6 +195,23 @@ export class DeviceAccess {
     }
     return read.text;
   }
+}
+
+/**
+ * What masks the device's own credentials in what a session gives (its result, its error): the
+ * password, enable secret and key passphrase the session ran with (the request's or the
+ * inventory's), and every variable of the inventory device that is secret by the platform's
+ * policy (`gw_password`, `gw_become_pass`, `gw_ssh_passphrase`, `ansible_password`, …), as they
+ * are, JSON-escaped, URL-encoded and in base64; private key material whatever it is. A device that
+ * echoes them (a banner, a failed `enable`, a command that prints them) would otherwise put them in
+ * a task's result or error, which the job store, its events, answers and logs keep; the workflow
+ * service masks the secrets of the task's own values, but never sees the device's.
+ */
+export function credentialsMask(device: { variables: Record<string, unknown> } | undefined, settings?: Partial<SshSettings>): SecretMask {
+  const found = findSecrets(device?.variables ?? {});
+  for (const text of [settings?.password, settings?.secret, settings?.passphrase])
+    if (text !== undefined && text.length >= MIN_SECRET_CHARS) found.texts.add(text);
+  return secretMask(found);
 }
 
 /** `key` when the login can use it; otherwise 422 `DEVICE_CREDENTIALS_MISSING` naming the variable that holds it. */

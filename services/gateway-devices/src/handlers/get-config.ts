@@ -6,9 +6,16 @@ import type { GatewayDevicesContext } from '../context';
 export function getConfig(svc: GatewayDevicesContext): Handler<'gateway-devices.getConfig'> {
   return async (input, ctx) => {
     const { name, backup = false } = input.body;
-    const config = await svc.access.withInventoryCli(name, (session) => readRunningConfig(session, false), { deadline: ctx.deadline });
-    if (!backup) return { name, config };
-    const saved = await svc.inventory.addBackup(name, config, 'getConfig', input.caller.username);
-    return { name, config, backupId: saved._id };
+    // the backup keeps the text as read, for a restore; the answer has the device's credentials masked
+    return svc.access.withInventoryCli(
+      name,
+      async (session) => {
+        const config = await readRunningConfig(session, false);
+        if (!backup) return { name, config };
+        const saved = await svc.inventory.addBackup(name, config, 'getConfig', input.caller.username);
+        return { name, config, backupId: saved._id };
+      },
+      { deadline: ctx.deadline },
+    );
   };
 }

@@ -6,17 +6,22 @@ import type { GatewayDevicesContext } from '../context';
 export function runCommand(svc: GatewayDevicesContext): Handler<'gateway-devices.runCommand'> {
   return async (input, ctx) => {
     const { device, command } = input.body;
-    const r = await svc.access.withInventoryCli(device, (session) => session.sendCommand(command, pickSendCommandOptions(input.body)), {
-      deadline: ctx.deadline,
-    });
-    return {
-      status: r.failed ? 'error' : 'success',
+    // built inside the session: the answer repeats the command, masked with the output
+    return svc.access.withInventoryCli(
       device,
-      command,
-      response: r.output,
-      errorLines: r.errorLines,
-      failed: r.failed,
-      ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }),
-    };
+      async (session) => {
+        const r = await session.sendCommand(command, pickSendCommandOptions(input.body));
+        return {
+          status: r.failed ? ('error' as const) : ('success' as const),
+          device,
+          command,
+          response: r.output,
+          errorLines: r.errorLines,
+          failed: r.failed,
+          ...(r.exitCode === undefined ? {} : { exitCode: r.exitCode }),
+        };
+      },
+      { deadline: ctx.deadline },
+    );
   };
 }

@@ -1,4 +1,5 @@
-import type { OutboundResponse } from '@nap/contracts';
+import { MIN_SECRET_CHARS, noSecrets, secretMask } from '@nap/contracts';
+import type { OutboundResponse, SecretMask } from '@nap/contracts';
 import { jsonRpcRequest, jsonRpcResult, loginRequest, sessionCookie } from '../domain/jsonrpc';
 import type { OrchestratorRequest } from '../domain/orchestrator-requests';
 import type { Orchestrator } from './orchestrator';
@@ -55,7 +56,25 @@ export class JsonRpcSession {
     method: string,
     reserveMs = CLEANUP_RESERVE_MS,
   ): Promise<{ result: unknown; headers: OutboundResponse['headers'] }> {
-    const answer = await this.orchestrator.call(req, reserveMs);
-    return { result: jsonRpcResult(this.orchestrator.adapter.name, method, req, answer), headers: answer.headers };
+    const work = (async () => {
+      const answer = await this.orchestrator.call(req, reserveMs);
+      return { result: jsonRpcResult(this.orchestrator.adapter.name, method, req, answer), headers: answer.headers };
+    })();
+    return this.cookie === undefined ? work : cookieMask(this.cookie).settle(work);
   }
+}
+
+/**
+ * What masks the session cookie's values in a call's result and error (as they are, URL-encoded,
+ * in base64): the session id is the credential of a live session, and an orchestrator that echoes
+ * its request (an error that quotes the `Cookie` header) would put it in an answer and the log.
+ * The adapter's password never reaches this service; admin masks it in every answer it relays.
+ */
+function cookieMask(cookie: string): SecretMask {
+  const found = noSecrets();
+  for (const pair of cookie.split(';')) {
+    const value = pair.slice(pair.indexOf('=') + 1).trim();
+    if (value.length >= MIN_SECRET_CHARS) found.texts.add(value);
+  }
+  return secretMask(found);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AppError, HOST_KEY_CHECKING, knownHostsKey } from '@nap/contracts';
+import { AppError, HOST_KEY_CHECKING, findSecrets, knownHostsKey, noSecrets, secretMask } from '@nap/contracts';
 import type { HostKeyChecking } from '@nap/contracts';
 import { KEY_MATERIAL, isKeyFileVariable, keyPathAdvice, readKeyFile } from '../key-files';
 import { findOnPath } from '../process-run';
@@ -150,7 +150,8 @@ export class AnsibleRunner {
    * trusted host keys (mode 0600, removed after the run). Ansible checks host keys against that file
    * (OpenSSH with StrictHostKeyChecking=yes, paramiko through HOME), never accepting an unknown key:
    * keys of the targeted devices that the store does not hold yet are read first and checked as SSH
-   * sessions check them (trust on first use, strict, or off per device).
+   * sessions check them (trust on first use, strict, or off per device). What the run gives, and its
+   * failure, have the secret variables of the inventory's devices masked (see `credentialsMask`).
    */
   private async withWorkDir<T>(targets: readonly string[], fn: (dir: string, inventoryFile: string) => Promise<T>): Promise<T> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nap-gw-run-'));
@@ -163,6 +164,7 @@ export class AnsibleRunner {
         localhost: { ansible_connection: 'local', ansible_python_interpreter: findOnPath('python3', '/usr/bin:/bin') ?? 'python3' },
       };
       const children: Record<string, { hosts: Record<string, Record<string, never>> }> = {};
+      const secrets = noSecrets();
       for (const doc of devices) {
         // a name is an inventory key, which Ansible templates (`{{ inventory_hostname }}`) and no
         // marker can make text: a device or group named with template delimiters is left out
@@ -172,6 +174,7 @@ export class AnsibleRunner {
         const targeted = targets.includes(device.name) || device.groups.some((g) => targets.includes(g)) || targets.includes('all');
         const keyFiles = await this.keyFiles(device, path.join(dir, 'keys'), targeted);
         if (keyFiles === undefined) continue;
+        findSecrets(device.variables, secrets);
         const vars = ansibleHostVars(device, keyFiles);
         const checking = hostKeyCheckingOf(device.variables.host_key_checking);
         const line = await this.knownHostsLine(device, checking, targeted);
@@ -190,7 +193,9 @@ export class AnsibleRunner {
       await writeFile(knownHostsFile, lines.length > 0 ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
       const inventoryFile = path.join(dir, 'inventory.json');
       await writeFile(inventoryFile, JSON.stringify({ all: { hosts, children } }), { mode: 0o600 });
-      return await fn(dir, inventoryFile);
+      // every device of the inventory, targeted or not: a play can print any host's variables
+      // (`debug: var=hostvars`, `-vvv` shows `ansible_password`)
+      return await secretMask(secrets).settle(fn(dir, inventoryFile));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
