@@ -208,8 +208,15 @@ function describe(label: string, e: ErrorObject, data: unknown, root?: JsonSchem
     }
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      const inside = root === undefined ? undefined : loneWrapper(root, e, data);
-      const hint = inside === undefined ? '' : `: it goes inside '${inside}' ({"${inside}": {"${extra}": …}})`;
+      // a misspelled member (`varibles`) first: it is not one to put inside another
+      const meant = root === undefined ? undefined : misspelled(root, e, extra);
+      const inside = root === undefined || meant !== undefined ? undefined : loneWrapper(root, e, data);
+      const hint =
+        meant !== undefined
+          ? `: did you mean '${meant}'?`
+          : inside !== undefined
+            ? `: it goes inside '${inside}' ({"${inside}": {"${extra}": …}})`
+            : '';
       return { member: `${at}.${extra}`, message: `${at} must NOT have additional property '${extra}'${hint}`, keyword: e.keyword };
     }
     case 'enum': {
@@ -244,6 +251,61 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
   email: 'an email address, such as ana@example.net',
   uri: 'an absolute URI, such as https://example.net/path',
 };
+
+/** The member of the object schema holding an `additionalProperties` error that `extra` misspells. */
+function misspelled(root: JsonSchema, e: ErrorObject, extra: string): string | undefined {
+  const properties = schemaHolding(root, e)?.properties;
+  return properties !== null && typeof properties === 'object' ? closestName(extra, Object.keys(properties)) : undefined;
+}
+
+/**
+ * The name among `known` that `name` most likely misspells, for a "did you mean" hint: the same name
+ * in other capitals, or one edit away (two for names of six characters or more), an edit adding,
+ * dropping or changing one character or swapping two neighbours (`varibles` → `variables`, `groupz`
+ * → `groups`, `requried` → `required`). Undefined when `name` is itself known or nothing is that
+ * close; names shorter than three characters only match in other capitals. Of equally close names,
+ * the first of `known`.
+ */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  if (known.includes(name)) return undefined;
+  const lower = name.toLowerCase();
+  const sameLetters = known.find((k) => k.toLowerCase() === lower);
+  if (sameLetters !== undefined || name.length < 3) return sameLetters;
+  const allowed = name.length >= 6 ? 2 : 1;
+  let best: string | undefined;
+  let bestDistance = allowed + 1;
+  for (const k of known) {
+    if (Math.abs(k.length - name.length) > allowed) continue;
+    const d = editDistance(lower, k.toLowerCase());
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Edits (add, drop, change one character, swap two neighbours) from `a` to `b`: optimal string alignment. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row: number[] = [i];
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const above = rows[i - 1] as number[];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      row.push(d);
+    }
+    rows.push(row);
+  }
+  return (rows[a.length] as number[])[b.length] as number;
+}
 
 /**
  * For an `anyOf` whose branches only require members ("at least one of _id or name"), one problem
@@ -387,4 +449,34 @@ function toProblems(label: string, errors: readonly ErrorObject[], data: unknown
 /** Validates an event payload against its schema from `EVENTS` (events.ts); problems are prefixed `payload`. */
 export function validateEvent(def: Pick<EventDef, 'schema'>, payload: unknown): ValidationProblem[] {
   return check(def.schema, 'body', payload, 'payload');
+}
+
+/** `member` lies at or under `prefix`: `body.mop`, `body.mop.name`, `body.mop[0]`; not `body.mopX`. */
+function isAtOrUnder(member: string, prefix: string): boolean {
+  return member === prefix || member.startsWith(`${prefix}.`) || member.startsWith(`${prefix}[`);
+}
+
+/**
+ * `err` said of where its document was sent from: a refusal by the service a document was passed on
+ * to names the member of that service's request (`body.mop.commands[0].rules[1]`), which the caller
+ * never wrote; here every problem member at or under `from` moves under `to`
+ * (`body.prebuilt.bundles[2].data.commands[0].rules[1]`), in `details` and in the message alike. Other
+ * members, the code and the status are kept, and `err` is the cause.
+ */
+export function withMembersMoved(err: AppError, from: string, to: string): AppError {
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const inText = (text: string): string => text.replace(new RegExp(`(?<![\\w.\\]])${escaped}(?![\\w$])`, 'g'), to);
+  const moved = (member: string): string => (isAtOrUnder(member, from) ? `${to}${member.slice(from.length)}` : member);
+  const details = Array.isArray(err.details)
+    ? err.details.map((d: unknown) => {
+        if (d === null || typeof d !== 'object') return d;
+        const { member, message } = d as { member?: unknown; message?: unknown };
+        return {
+          ...(d as Record<string, unknown>),
+          ...(typeof member === 'string' ? { member: moved(member) } : {}),
+          ...(typeof message === 'string' ? { message: inText(message) } : {}),
+        };
+      })
+    : err.details;
+  return new AppError(err.code, inText(err.message), { status: err.status, cause: err, ...(details === undefined ? {} : { details }) });
 }

@@ -108,6 +108,33 @@ describe('validation', () => {
     );
   });
 
+  it('says which member a misspelled one was meant to be', () => {
+    const schema = {
+      $id: 'nap:test.misspelled',
+      type: 'object',
+      additionalProperties: false,
+      properties: { variables: { type: 'object' }, groups: { type: 'array' }, formData: { type: 'object' } },
+    };
+    expect(validateAgainst(schema, { varibles: {}, Groups: [], colour: 'red' }, 'body')).toEqual([
+      {
+        member: 'body.varibles',
+        message: "body must NOT have additional property 'varibles': did you mean 'variables'?",
+        keyword: 'additionalProperties',
+      },
+      {
+        member: 'body.Groups',
+        message: "body must NOT have additional property 'Groups': did you mean 'groups'?",
+        keyword: 'additionalProperties',
+      },
+      { member: 'body.colour', message: "body must NOT have additional property 'colour'", keyword: 'additionalProperties' },
+    ]);
+    const lone = { ...schema, $id: 'nap:test.misspelled-wrapper', properties: { formData: { type: 'object' } } };
+    // the wrapper misspelled is not a member to put inside it
+    expect(validateAgainst(lone, { formDta: {} }, 'body')[0]?.message).toBe(
+      "body must NOT have additional property 'formDta': did you mean 'formData'?",
+    );
+  });
+
   it('says how to name the field of a field-wise query filter given as plain text', () => {
     const listed = op({
       id: 'test.fieldwise',

@@ -149,6 +149,34 @@ describe('conformance workflows through HTTP', () => {
     expect((missing.body as { message: string }).message).toContain("required property 'siteName'");
     const unknown = await platform.http('POST', '/workflow_engine/startJobWithOptions/no-such-workflow', { token, body: { options: {} } });
     expect(unknown.status).toBe(404);
+
+    // an option misspelled would do nothing: refused, naming it and the option meant, on both start routes
+    const misspelled = await platform.http('POST', '/workflow_engine/startJobWithOptions/cf-linear', {
+      token,
+      body: { options: { varibles: { siteName: 'ams1' }, groupz: [], Description: 'typo' } },
+    });
+    expect(misspelled.status).toBe(400);
+    expect(misspelled.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [
+        { member: 'body.options.varibles', message: expect.stringContaining("did you mean 'variables'?") },
+        { member: 'body.options.groupz', message: expect.stringContaining("did you mean 'groups'?") },
+        { member: 'body.options.Description', message: expect.stringContaining("did you mean 'description'?") },
+      ],
+    });
+    const byName = await platform.http('POST', '/operations-manager/jobs/start', {
+      token,
+      body: { workflow: 'cf-linear', options: { variable: { siteName: 'ams1' } } },
+    });
+    expect(byName.status).toBe(400);
+    expect(byName.body).toMatchObject({ details: [{ member: 'body.options.variable' }] });
+    // a member no option resembles is ignored, as clients of the original platform may send members NAP does not read
+    await start('cf-linear', { siteName: 'ams1' });
+    const other = await platform.http('POST', '/workflow_engine/startJobWithOptions/cf-linear', {
+      token,
+      body: { options: { variables: { siteName: 'ams1' }, origin: 'itential-client' } },
+    });
+    expect(other.status).toBe(200);
   });
 
   it('parallel fork and join', async () => {

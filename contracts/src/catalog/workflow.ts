@@ -160,7 +160,10 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     params: { workflow: name('name of the workflow') },
     body: startJobWithOptionsBodySchema,
     response: jobDocumentSchema,
-    notes: 'Answers once the job is created and running; it does not wait for the job to finish.',
+    notes:
+      'Answers once the job is created and running; it does not wait for the job to finish. ' +
+      'A member of options that misspells one the engine reads (varibles, groupz, Description) is refused, 400 VALIDATION_FAILED ' +
+      "naming it and the member meant (did you mean 'variables'?); other members are ignored.",
   },
   // the spec's POST /workflow_engine/getJobList/:status
   {

@@ -303,7 +303,10 @@ export const cancelJobsResultSchema = withId(
 /** Outcome of `POST /operations-manager/jobs/cancel`. */
 export type CancelJobsResult = Static<typeof cancelJobsResultSchema>;
 
-/** Body of `POST /workflow_engine/startJobWithOptions/:workflow`: only `options`, whose members the spec lists (other members pass to the engine). */
+/**
+ * Body of `POST /workflow_engine/startJobWithOptions/:workflow`: only `options`, whose members the spec lists; other members are
+ * ignored by the engine, and one that misspells a listed member is refused by the workflow service (`varibles`).
+ */
 export const startJobWithOptionsBodySchema = withId(
   'nap:schemas/start-job-with-options-body',
   closed(

@@ -105,6 +105,49 @@ describe('transformation routes', () => {
     });
   });
 
+  it('refuses a misspelled member of an incoming schema (it would check nothing), and keeps and warns of any other unknown one', async () => {
+    const site = { $id: 'site', type: 'string', minLenght: 3 };
+    const typo = {
+      ...upper,
+      name: 'typo',
+      incoming: [site],
+      functions: [{ id: 'f', name: 'pad', incoming: [{ $id: 'v', tpye: 'string' }] }],
+    };
+    const refused = await platform.http('POST', '/transformations', { token: admin, body: typo });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'TRANSFORMATION_INVALID',
+      message:
+        'The transformation "typo" cannot run: the incoming schema "site" has the member "minLenght", which no schema knows: did you mean "minLength"? at /incoming/0/minLenght (and 1 more problem)',
+      details: [
+        { code: 'UNKNOWN_SCHEMA_MEMBER', path: '/incoming/0/minLenght' },
+        {
+          code: 'UNKNOWN_SCHEMA_MEMBER',
+          message: 'the incoming schema "v" of function "pad" has the member "tpye", which no schema knows: did you mean "type"?',
+          path: '/functions/0/incoming/0/tpye',
+        },
+      ],
+    });
+    // nested schemas too, in validation and in imports
+    const nested = {
+      ...upper,
+      name: 'nested',
+      incoming: [{ $id: 'site', type: 'object', properties: { host: { type: 'string', Format: 'ipv4' } } }],
+    };
+    const checked = await platform.http('POST', '/transformations/validate', { token: admin, body: nested });
+    expect(checked.body).toMatchObject({
+      isValid: false,
+      errors: [{ code: 'UNKNOWN_SCHEMA_MEMBER', path: '/incoming/0/properties/host/Format' }],
+    });
+    const imported = await platform.http('POST', '/transformations/import', { token: admin, body: { transformations: [nested] } });
+    expect((imported.body as ImportResult).imported[0]).toMatchObject({ success: false, message: expect.stringContaining('"Format"') });
+    // an annotation of the author's own is no keyword misspelled: kept, with a warning
+    const annotated = { ...upper, name: 'annotated', incoming: [{ $id: 'site', type: 'string', widget: 'dropdown', 'x-order': 1 }] };
+    const kept = await platform.http('POST', '/transformations/validate', { token: admin, body: annotated });
+    expect(kept.body).toMatchObject({ isValid: true, warnings: [{ code: 'UNKNOWN_SCHEMA_MEMBER', path: '/incoming/0/widget' }] });
+    expect((kept.body as { warnings: unknown[] }).warnings).toHaveLength(1);
+  });
+
   it('runs by id on { incoming, options }, on the spec route too, where a lone data object is the incoming', async () => {
     const run = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: { site: 'ams1' } } });
     expect(run).toMatchObject({ status: 200, body: { label: 'AMS1' } });
@@ -202,12 +245,16 @@ if (!present) {
 
     it('validates all 146 (errors none; warnings allowed)', async () => {
       const invalid: string[] = [];
+      const unknownMembers: string[] = [];
       for (const m of all) {
         const res = await platform.http('POST', '/transformations/validate', { token: admin, body: m.doc });
-        const body = res.body as { isValid: boolean; errors: unknown[] };
+        const body = res.body as { isValid: boolean; errors: unknown[]; warnings: { code: string; path: string }[] };
         if (!body.isValid) invalid.push(`${m.doc.name}: ${JSON.stringify(body.errors)}`);
+        // every member their incoming schemas carry is one NAP knows
+        for (const w of body.warnings) if (w.code === 'UNKNOWN_SCHEMA_MEMBER') unknownMembers.push(`${m.doc.name}: ${w.path}`);
       }
       expect(invalid).toEqual([]);
+      expect(unknownMembers).toEqual([]);
     });
 
     // Three JSTs read a member that their schema examples leave empty (a component type that names a

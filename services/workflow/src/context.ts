@@ -4,6 +4,7 @@ import type { BusClient, HandlerContext } from '@nap/bus';
 import { errorMessage, isPlainObject } from '@nap/util';
 import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
+import { assertNoMisspelledOptions } from './domain/start-options';
 import type { ArchivedMetricSums } from './domain/archived-metrics';
 import type { JobMetricsAccumulator } from './domain/job-metrics';
 import { assertAutomationAccess, gbacGroupIds, mayAccessAutomation, toAutomationRecord } from './domain/automations';
@@ -89,6 +90,7 @@ export async function startWithOptions<T>(
   options: StartJobWithOptionsBody['options'],
   view: (job: JobRecord) => T,
 ): Promise<T> {
+  assertNoMisspelledOptions(options);
   const workflow = await ctx.call('studio.getWorkflow', { body: { name: workflowName } });
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life

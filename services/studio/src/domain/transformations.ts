@@ -10,7 +10,7 @@ import type {
 import { checked } from './checked';
 import { camelStamp, withoutCamelStamp } from './documents';
 import type { OriginalStamp, SaveStamp } from './documents';
-import { compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
+import { checkIncomingMembers, compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
 import type { IncomingValidator, Migration, RegexRunner, RunLimits, TransformationPlan } from './jst';
 
 /** What checking a submitted transformation gives: the migrated document, and its errors and warnings. */
@@ -43,10 +43,12 @@ function migrationNotes(migrated: Migration['migrated'], tense: 'past' | 'future
 export function checkTransformation(input: TransformationInput): TransformationCheck {
   const { doc, migrated, errors: untranslatable } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
+  // checked when a document is submitted, not when a stored one runs: documents stored before still run
+  const members = checkIncomingMembers(input);
   return {
     doc: parseAs(transformationInputSchema, doc, 'transformation'),
-    errors: [...untranslatable, ...errors],
-    warnings: [...migrationNotes(migrated, 'past'), ...warnings],
+    errors: [...untranslatable, ...members.errors, ...errors],
+    warnings: [...migrationNotes(migrated, 'past'), ...members.warnings, ...warnings],
   };
 }
 
@@ -66,8 +68,9 @@ export function acceptTransformation(input: unknown, member: string): Omit<Trans
 export function validateTransformationDocument(input: Record<string, unknown>): ResponseOf<'studio.validateTransformation'> {
   const { doc, migrated, errors: untranslatable } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
-  const all = [...untranslatable, ...errors];
-  return { isValid: all.length === 0, errors: all, warnings: [...migrationNotes(migrated, 'future'), ...warnings] };
+  const members = checkIncomingMembers(input);
+  const all = [...untranslatable, ...members.errors, ...errors];
+  return { isValid: all.length === 0, errors: all, warnings: [...migrationNotes(migrated, 'future'), ...members.warnings, ...warnings] };
 }
 
 /** The stored document: the (migrated) submitted members, defaults, the id and the camel-case audit fields. */
