@@ -246,6 +246,21 @@ describe('project import, all or nothing', () => {
       (await platform.http('GET', `/mop/listATemplate/${encodeURIComponent('@cccccccccccccccccccccccc: checks')}`, { token })).body,
     ).toEqual([]);
     expect((await platform.http('GET', '/automation-studio/projects/cccccccccccccccccccccccc', { token })).status).toBe(404);
+
+    // a command template mop itself refuses when it is stored: named as the project's member, not as mop's body.mop
+    const unshowable = good('ffffffffffffffffffffffff');
+    (unshowable.components[1] as { document: Record<string, unknown> }).document.name = 'checks\u0007';
+    const byMop = await platform.http('POST', '/automation-studio/projects/import', { token, body: { project: unshowable } });
+    expect(byMop.status).toBe(400);
+    expect(byMop.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining(
+        'Component 1 (mopCommandTemplate "checks\u0007") was refused: body.project.components[1].document.name ',
+      ),
+      details: [{ member: 'body.project.components[1].document.name' }],
+    });
+    expect(JSON.stringify(byMop.body)).not.toContain('body.mop');
+    expect((await platform.http('GET', '/automation-studio/projects/ffffffffffffffffffffffff', { token })).status).toBe(404);
   });
 
   it('deletes the components already stored when a later one fails while it is written', async () => {

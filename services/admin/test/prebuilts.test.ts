@@ -550,6 +550,27 @@ describe('prebuilt installation', () => {
       body: { prebuilt: { metadata: { name: '@example/bad', version: '1.0.0' }, bundles: [] }, options: { force: true } },
     });
     expect(badOption.status).toBe(400);
+
+    // a template mop itself refuses (a name it cannot show): named as the package's member, not mop's body.mop / body.template
+    const before = await inventory();
+    for (const [type, member] of [
+      ['mop-template', 'body.prebuilt.bundles[1].data'],
+      ['mop-analytic-template', 'body.prebuilt.bundles[1].data'],
+    ] as const) {
+      const refused = await install({
+        metadata: { name: '@example/mop-refused', version: '1.0.0' },
+        bundles: [transformation(`mop-refused: ${type}`), { type, data: { name: `mop-refused: bell\u0007`, commands: [] } }],
+      });
+      expect(refused.status).toBe(400);
+      const failure = refused.body as Failure;
+      expect(failure.code).toBe('VALIDATION_FAILED');
+      expect(failure.details?.map((d) => d.member)).toEqual([`${member}.name`]);
+      expect(failure.message).toContain(`Bundle 1 (${type} "mop-refused: bell\u0007") was refused by mop`);
+      expect(failure.message).toContain(`${member}.name`);
+      expect(JSON.stringify(failure)).not.toMatch(/body\.(mop|template)\b/);
+    }
+    expect(await inventory()).toEqual(before);
+
     for (const [method, route] of [
       ['GET', '/prebuilts/nope'],
       ['GET', '/prebuilts/nope/export'],

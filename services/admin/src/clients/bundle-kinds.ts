@@ -1,4 +1,12 @@
-import { AppError, BUNDLE_TYPES, analyticTemplateSchema, commandTemplateSchema, isAppError, parseAs } from '@nap/contracts';
+import {
+  AppError,
+  BUNDLE_TYPES,
+  analyticTemplateSchema,
+  commandTemplateSchema,
+  isAppError,
+  parseAs,
+  withMembersMoved,
+} from '@nap/contracts';
 import type { BundleType, PrebuiltComponent } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { isRecord } from '@nap/util';
@@ -54,6 +62,18 @@ function found(items: readonly { _id?: unknown; name?: unknown }[], name: string
   return item !== undefined && typeof item._id === 'string' ? { id: item._id, name } : undefined;
 }
 
+/**
+ * What `send` answers; a refusal names the members of the package (`body.prebuilt.bundles[2].data.commands[0]`),
+ * not those of the mop request the document went in (`body.mop.commands[0]`, under `from`).
+ */
+async function inPackage<T>(from: string, member: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    throw isAppError(err) ? withMembersMoved(err, from, member) : err;
+  }
+}
+
 /** The members mop sets itself (ids, epoch-ms stamps, authors): a package's are the source platform's. */
 function withoutMopStamps(doc: Record<string, unknown>): Record<string, unknown> {
   const { _id: _i, created: _c, createdBy: _cb, lastUpdated: _l, lastUpdatedBy: _lb, ...rest } = doc;
@@ -99,8 +119,8 @@ const mopTemplate: BundleKind = {
   service: 'mop (command templates)',
   findByName: async (call, name) => found(await call('mop.listATemplate', { params: { name } }), name),
   async install(call, doc, member) {
-    const created = (await call('mop.createTemplate', { body: { mop: parseAs(commandTemplateSchema, withoutMopStamps(doc), member) } }))
-      .data;
+    const mop = parseAs(commandTemplateSchema, withoutMopStamps(doc), member);
+    const created = (await inPackage('body.mop', member, () => call('mop.createTemplate', { body: { mop } }))).data;
     if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored ${member} without an id`);
     return created._id;
   },
@@ -117,9 +137,8 @@ const mopAnalyticTemplate: BundleKind = {
   service: 'mop (analytic templates)',
   findByName: async (call, name) => found(await call('mop.listAnAnalyticTemplate', { params: { name } }), name),
   async install(call, doc, member) {
-    const created = (
-      await call('mop.createAnalyticTemplate', { body: { template: parseAs(analyticTemplateSchema, withoutMopStamps(doc), member) } })
-    ).data;
+    const template = parseAs(analyticTemplateSchema, withoutMopStamps(doc), member);
+    const created = (await inPackage('body.template', member, () => call('mop.createAnalyticTemplate', { body: { template } }))).data;
     if (typeof created._id !== 'string') throw new AppError('INTERNAL', `mop stored ${member} without an id`);
     return created._id;
   },

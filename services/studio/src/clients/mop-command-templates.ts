@@ -1,6 +1,6 @@
 import type { BusClient } from '@nap/bus';
 import type { Caller } from '@nap/contracts';
-import { AppError, commandTemplateSchema, parseAs } from '@nap/contracts';
+import { AppError, commandTemplateSchema, isAppError, parseAs, withMembersMoved } from '@nap/contracts';
 import { checked } from '../domain/checked';
 import type { ComponentKind, ComponentState } from '../domain/projects';
 
@@ -57,7 +57,11 @@ export function createMopCommandTemplates(client: BusClient): ComponentKind {
     },
     async create(doc, member, caller) {
       const template = parseAs(commandTemplateSchema, withoutMopStamps(doc), member);
-      const created = (await client.call('mop.createTemplate', { body: { mop: template } }, { caller })).body.data;
+      const answer = await client.call('mop.createTemplate', { body: { mop: template } }, { caller }).catch((err: unknown) => {
+        // mop names the member of its own request (body.mop.name): the refusal is said of the project's
+        throw isAppError(err) ? withMembersMoved(err, 'body.mop', member) : err;
+      });
+      const created = answer.body.data;
       if (typeof created._id !== 'string')
         throw new AppError('INTERNAL', `mop stored the command template "${template.name}" without an id`);
       return created._id;
