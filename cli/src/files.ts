@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from './context';
 import { CliError, EXIT, usage } from './errors';
@@ -70,6 +70,51 @@ export function importFiles(target: string, kind: string): string[] {
   const chosen = named.length > 0 ? named : all;
   if (chosen.length === 0) throw usage(`${target} holds no .json or .yaml file to import`);
   return chosen.map((f) => path.join(target, f));
+}
+
+/**
+ * Makes the folder `dir` and the missing folders above it, one at a time from the nearest that
+ * exists. Node's own `mkdirSync(dir, { recursive: true })` never returns where a file system answers
+ * ENOENT to a mkdir whose parent exists (procfs and the like: `/proc/x`); here that is a usage error
+ * (exit 4) naming the folder and its parent. Any other failure is thrown as the file system gave it
+ * (ENOTDIR, EACCES, EROFS, …; EEXIST when `dir` itself is a file), for the caller to word.
+ */
+export function makeFolder(dir: string, mode?: number): void {
+  const missing: string[] = [];
+  let at = path.resolve(dir);
+  for (;;) {
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(at).isDirectory();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      missing.push(at);
+      const parent = path.dirname(at);
+      if (parent === at) break;
+      at = parent;
+      continue;
+    }
+    // a file where a folder is wanted: mkdir says so in its own words (EEXIST for dir, ENOTDIR above it)
+    if (!isFolder) mkdirSync(missing.at(-1) ?? at, mode === undefined ? {} : { mode });
+    break;
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      mkdirSync(folder, mode === undefined ? {} : { mode });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && statSync(folder).isDirectory()) continue; // made meanwhile
+      if (code === 'ENOENT')
+        throw new CliError(
+          `the folder ${folder} cannot be made: the file system of ${path.dirname(folder)} refuses new folders`,
+          EXIT.USAGE,
+          {
+            cause: err,
+          },
+        );
+      throw err;
+    }
+  }
 }
 
 /** `<name>.<kind>.json`, with path separators replaced (ipctl's naming). */

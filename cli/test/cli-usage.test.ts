@@ -238,6 +238,13 @@ describe('nap export', () => {
       code: 4,
       stderr: 'nap: cannot write /dev/null/cli-error.workflow.json: the --path is a file, not a folder\n',
     });
+    // procfs answers ENOENT to a mkdir under an existing folder: Node's recursive mkdir retried it forever
+    expect(await run(['export', 'workflow', 'cli-error', '--path', '/proc/nap-export/out'])).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        'nap: cannot write /proc/nap-export/out/cli-error.workflow.json: the folder /proc/nap-export cannot be made: the file system of /proc refuses new folders\n',
+    });
   });
 
   it('does not overwrite the export of another document whose name gives the same file name', async () => {

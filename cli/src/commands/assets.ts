@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context';
 import { eachItem, stopsAll } from '../each';
 import { CliError, EXIT, usage } from '../errors';
-import { exportFileName, importFiles, readDocuments } from '../files';
+import { exportFileName, importFiles, makeFolder, readDocuments } from '../files';
 import { commitAndPush, withClone } from '../git';
 import type { Client } from '../http/client';
 import { platformMessage } from '../http/client';
@@ -388,10 +388,10 @@ function writeDocument(def: ResourceDef, dir: string, file: string, doc: Doc, sh
       `${path.join(shown, file)} holds ${def.singular} "${beforeName}", whose name gives the same file name as "${name}": nap does not overwrite it; export ${def.singular} "${name}" to another --path`,
     );
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     writeFileSync(full, `${JSON.stringify(doc, null, 2)}\n`);
   } catch (err) {
-    throw usage(`cannot write ${path.join(shown, file)}: ${writeProblem(err)}`);
+    throw usage(`cannot write ${path.join(shown, file)}: ${err instanceof CliError ? err.message : writeProblem(err)}`);
   }
   return full;
 }

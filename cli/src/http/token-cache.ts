@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Profile } from '../config/profiles';
+import { makeFolder } from '../files';
 
 /**
  * Tokens from logins, kept between runs in one file that only its owner can read (0600, in a 0700
@@ -64,7 +65,7 @@ export function createTokenCache(file: string = tokenCacheFile(), now: () => num
   };
   const write = (entries: Record<string, Entry>): void => {
     try {
-      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      makeFolder(path.dirname(file), 0o700);
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, `${JSON.stringify(entries)}\n`, { mode: 0o600 });
       chmodSync(tmp, 0o600);
