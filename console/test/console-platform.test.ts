@@ -1,7 +1,7 @@
 import { startOpenApiPeer } from '@nap/lab';
 import type { OpenApiPeer } from '@nap/lab';
 import { eventually } from '@nap/testing';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, logInAs, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
 import { tabTo } from './support/keyboard';
@@ -299,6 +299,23 @@ describe('the Platform pages', () => {
     await page.evaluate('window.scrollTo(0, 0)');
     await page.mouse.move(0, 0);
     await screenshot(page, 'console-adapter.png');
+
+    // on a phone: its state and what an operator acts on (Restart, the log level) before the long properties
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const top = async (locator: Locator): Promise<number> => (await locator.boundingBox())?.y ?? Number.NaN;
+      const state = await top(page.getByRole('heading', { name: 'servicenow', level: 1 }));
+      const restart = await top(page.getByRole('button', { name: /^Restart/ }));
+      const level = await top(page.getByRole('region', { name: 'Log level' }));
+      const properties = await top(page.getByRole('region', { name: 'Properties' }));
+      expect(state).toBeLessThan(restart);
+      expect(restart).toBeLessThan(level);
+      expect(level).toBeLessThan(properties);
+      expect(await page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth)).toBe(0);
+    } finally {
+      if (wide) await page.setViewportSize(wide);
+    }
   }, 60_000);
 
   it('stop an adapter after a confirmation that says what happens, and start it again', async () => {

@@ -299,12 +299,13 @@ export function AdapterPage() {
         <AdapterActions name={name} state={health.state} record={record} onOutcome={setOutcome} />
       </div>
       <OutcomeLine outcome={outcome} />
+      {/* what an operator acts on (the log level) comes before the long properties: first on a phone, the right column when wide */}
       <div className={styles.adapterGrid}>
-        <PropertiesCard name={name} record={record} />
-        <div className="stack">
+        <div className={`stack ${styles.adapterSide}`}>
           <LogLevelCard name={name} record={record} />
           <ChangelogCard name={name} />
         </div>
+        <PropertiesCard name={name} record={record} />
       </div>
     </div>
   );
