@@ -4,6 +4,7 @@ import { ChannelReader } from './channel-reader';
 import type { ReadMatcher } from './channel-reader';
 import { DEVICE_TRANSPORTS, findErrorLines, getDeviceTypeProfile, matchPrompt } from '../domain/device-types';
 import type { DeviceTypeProfile, PromptMatch } from '../domain/device-types';
+import { callerPattern } from '../domain/caller-pattern';
 import { boundedBy, describeTarget, openSshConnection } from './ssh-connection';
 import type { SshConnection, SshTarget } from './ssh-connection';
 import { SEND_COMMAND_DEFAULTS, SEND_CONFIG_SET_DEFAULTS } from './netmiko-options';
@@ -430,10 +431,9 @@ class CliSession implements SshSession {
 
   private async runShellCommand(command: string, options: SendCommandOptions): Promise<SendCommandResult> {
     const expect = options.expect_string;
+    const expectRegex = expect !== undefined && expect !== '' ? callerPattern(expect, '', 'expect_string') : undefined;
     const until: ReadMatcher =
-      expect !== undefined && expect !== ''
-        ? (text) => (new RegExp(expect).test(text) ? text.length : undefined)
-        : this.basePromptMatcher();
+      expectRegex !== undefined ? (text) => (expectRegex.test(text) ? text.length : undefined) : this.basePromptMatcher();
     const raw = await this.exchange(command, {
       normalize: options.normalize ?? SEND_COMMAND_DEFAULTS.normalize,
       cmdVerify: options.cmd_verify ?? SEND_COMMAND_DEFAULTS.cmd_verify,
@@ -481,11 +481,12 @@ class CliSession implements SshSession {
   private async shellConfigSet(commands: string | readonly string[], options: SendConfigSetOptions): Promise<SendConfigSetResult> {
     const list = (typeof commands === 'string' ? [commands] : [...commands]).filter((c) => c.trim() !== '');
     const timeoutMs = secondsToMs(options.read_timeout ?? SEND_CONFIG_SET_DEFAULTS.read_timeout);
-    const bypass = new RegExp(options.bypass_commands ?? SEND_CONFIG_SET_DEFAULTS.bypass_commands);
+    const bypass = callerPattern(options.bypass_commands ?? SEND_CONFIG_SET_DEFAULTS.bypass_commands, '', 'bypass_commands');
     const cmdVerify = (options.cmd_verify ?? SEND_CONFIG_SET_DEFAULTS.cmd_verify) && !list.some((c) => bypass.test(c));
     const errorPattern = options.error_pattern ?? SEND_CONFIG_SET_DEFAULTS.error_pattern;
-    const errorRegex = errorPattern === '' ? undefined : new RegExp(errorPattern, 'm');
-    const terminator = options.terminator === undefined ? this.profile.configTerminator : new RegExp(`${options.terminator}\\s?$`);
+    const errorRegex = errorPattern === '' ? undefined : callerPattern(errorPattern, 'm', 'error_pattern');
+    const terminator =
+      options.terminator === undefined ? this.profile.configTerminator : callerPattern(`${options.terminator}\\s?$`, '', 'terminator');
     const errors: ConfigCommandError[] = [];
     let output = '';
 
@@ -628,7 +629,7 @@ class CliSession implements SshSession {
     const list = (typeof commands === 'string' ? [commands] : [...commands]).filter((c) => c.trim() !== '');
     const timeoutMs = secondsToMs(options.read_timeout ?? SEND_CONFIG_SET_DEFAULTS.read_timeout);
     const errorPattern = options.error_pattern ?? SEND_CONFIG_SET_DEFAULTS.error_pattern;
-    const errorRegex = errorPattern === '' ? undefined : new RegExp(errorPattern, 'm');
+    const errorRegex = errorPattern === '' ? undefined : callerPattern(errorPattern, 'm', 'error_pattern');
     const errors: ConfigCommandError[] = [];
     let output = '';
     for (const command of list) {
