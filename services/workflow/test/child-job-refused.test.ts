@@ -3,6 +3,7 @@ import type { WorkflowDocument } from '@nap/contracts';
 import { task, workflowDocument } from '@nap/testing';
 import type { EngineHarness } from './support/harness';
 import { startEngineHarness } from './support/harness';
+import { MAX_CHILD_JOB_DEPTH } from '../src/engine/child-jobs';
 
 /**
  * A childJob task whose child is refused (no access to its workflow, a workflow that does not
@@ -58,4 +59,17 @@ it.each([
   expect(cj?.childJobs).toEqual([]);
   expect(JSON.stringify(cj?.variables?.error ?? job.error)).toContain(code);
   expect(await h.store.collection('jobs').countDocuments({ 'parent.job': job._id })).toBe(0);
+});
+
+it('stops a workflow that runs itself at the nesting limit: no job deeper than it, the refusal as the deepest task error', async () => {
+  // without the limit, jobs without end (and with a data_array of two items, twice as many at each level)
+  const root = await h.run(parent('runs-itself', 'runs-itself', [{ n: 1 }]));
+  const job = await h.waitFor(root._id, ['complete', 'error', 'canceled'], 60_000);
+  expect(job.status).toBe('error');
+  const jobs = h.store.collection('jobs');
+  const deepest = await jobs.findOne({ ancestors: { $size: MAX_CHILD_JOB_DEPTH } });
+  expect(deepest).not.toBeNull();
+  expect(await jobs.countDocuments({ ancestors: { $size: MAX_CHILD_JOB_DEPTH + 1 } })).toBe(0);
+  const refused = await h.waitFor(String(deepest?._id), ['complete', 'error', 'canceled']);
+  expect(JSON.stringify(refused.tasks.cj?.variables?.error)).toContain(`more than the limit of ${MAX_CHILD_JOB_DEPTH}`);
 });

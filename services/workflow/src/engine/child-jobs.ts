@@ -24,6 +24,14 @@ export interface ChildJobHost {
   log: Logger;
 }
 
+/**
+ * How deep child jobs may nest: a job's children, their children, … A workflow that runs itself (or
+ * two that run each other) would otherwise start jobs without end, faster than anyone can cancel
+ * them, and twice as many at each level with a `data_array` of two. The workflows of the platform
+ * NAP replaces nest two or three levels.
+ */
+export const MAX_CHILD_JOB_DEPTH = 10;
+
 /** A child job as the childJob task's `job_details` shows it; `incomplete` for one not created yet. */
 type ChildDetail = ChildJobSummary | { _id: string; name?: string; status: 'incomplete' };
 
@@ -70,6 +78,11 @@ export class ChildJobs {
     try {
       const workflow = typeof incoming.workflow === 'string' ? incoming.workflow.trim() : '';
       if (workflow === '') throw new TaskInputError('Incoming "workflow" of childJob must name a workflow');
+      const depth = (this.state.job.ancestors?.length ?? 0) + 1;
+      if (depth > MAX_CHILD_JOB_DEPTH)
+        throw new TaskInputError(
+          `Child job of workflow "${workflow}" would be nested ${depth} levels deep, more than the limit of ${MAX_CHILD_JOB_DEPTH}: does a workflow run itself without end?`,
+        );
       const raw = (task.variables?.incoming ?? {}).variables;
       const given = isRecord(raw) ? raw : isRecord(incoming.variables) ? incoming.variables : {};
       const base: Record<string, unknown> = {};
