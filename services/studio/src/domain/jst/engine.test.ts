@@ -569,6 +569,92 @@ describe('JST checks and bounds', () => {
     });
   });
 
+  it('checks its time after each regular expression, which may take up to the runner’s own limit', () => {
+    // each operation blocks for 2 ms, past the run's 1 ms: the run stops after the first, not at the
+    // next check of 128 steps (with operations of a second each, minutes of a blocked thread)
+    let calls = 0;
+    const slow: RunDeps['regex'] = {
+      run(op) {
+        calls += 1;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        return regex.run(op);
+      },
+      close: () => Promise.resolve(),
+    };
+    const d = doc(
+      ['xs'],
+      ['ys'],
+      [
+        method(1, 'Array', 'map', [null, 'test']),
+        assign(2, ['incoming', 'xs', ''], ['method', 1, arg(0)]),
+        assign(3, ['method', 1, '/return'], ['outgoing', 'ys', '']),
+      ],
+      [
+        {
+          id: 'test',
+          name: 'test',
+          incoming: [{ $id: 'currentValue' }],
+          outgoing: [{ $id: 'newValue' }],
+          steps: [
+            method(1, 'String', 'search', [null, 'a+b']),
+            assign(2, ['incoming', 'currentValue', ''], ['method', 1, arg(0)]),
+            assign(3, ['method', 1, '/return'], ['outgoing', 'newValue', '']),
+          ],
+          functions: [],
+        },
+      ],
+    );
+    expect(run(d, { xs: ['xab', 'ab'] }, {}, { regex: slow })).toEqual({ ys: [1, 0] });
+    calls = 0;
+    expect(thrown(() => run(d, { xs: Array.from({ length: 50 }, () => 'aab') }, {}, { regex: slow, limits: { timeoutMs: 1 } }))).toEqual({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message: 'The run was stopped: the run took longer than 1 ms (at step 1 (String.search) of function "test")',
+    });
+    expect(calls).toBe(1);
+  });
+
+  it('counts a value through every reference: one array filled with another, or one value at many places, is bounded', () => {
+    // n references to one array of m zeros: with n = m = 1,000,000, Array.flat (or writing the JSON)
+    // would walk 10^12 elements in the event loop; each array alone is within maxValueLength
+    const steps = (last: Step[]): Step[] => [
+      { id: 1, type: 'declaration', library: 'Array', method: 'new Array', args: [null], polymorphIndex: 1 },
+      assign(2, ['incoming', 'm', ''], ['declaration', 1, arg(0)]),
+      method(3, 'Array', 'fill', [null, 0]),
+      assign(4, ['declaration', 1, '/return'], ['method', 3, arg(0)]),
+      ...last,
+    ];
+    const shared = doc(
+      ['n', 'm'],
+      ['out'],
+      steps([
+        { id: 5, type: 'declaration', library: 'Array', method: 'new Array', args: [null], polymorphIndex: 1 },
+        assign(6, ['incoming', 'n', ''], ['declaration', 5, arg(0)]),
+        method(7, 'Array', 'fill', [null, null]),
+        assign(8, ['declaration', 5, '/return'], ['method', 7, arg(0)]),
+        assign(9, ['method', 3, '/return'], ['method', 7, arg(1)]),
+        method(10, 'Array', 'flat', [null]),
+        assign(11, ['method', 7, '/return'], ['method', 10, arg(0)]),
+        assign(12, ['method', 10, '/return'], ['outgoing', 'out', '']),
+      ]),
+    );
+    const limits = { maxValueSize: 10_000 };
+    expect((run(shared, { n: 20, m: 200 }, {}, { limits }) as { out: number[] }).out).toHaveLength(4_000);
+    expect(thrown(() => run(shared, { n: 100, m: 200 }, {}, { limits }))).toEqual({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message:
+        'The run was stopped: a value is larger than the limit of 10000 elements, members and characters (counted through every reference) (at step 7 (Array.fill))',
+    });
+    const twice = doc(
+      ['n', 'm'],
+      ['a', 'b'],
+      steps([assign(5, ['method', 3, '/return'], ['outgoing', 'a', '']), assign(6, ['method', 3, '/return'], ['outgoing', 'b', ''])]),
+    );
+    expect(thrown(() => run(twice, { m: 6_000 }, {}, { limits }))).toMatchObject({
+      code: 'TRANSFORMATION_LIMIT_EXCEEDED',
+      message: expect.stringContaining('The result of transformation "test" is too large') as unknown,
+    });
+  });
+
   it('never reaches prototypes: getProperty of "constructor" is undefined, setProperty "__proto__" is plain data', () => {
     const d = doc(
       ['o'],

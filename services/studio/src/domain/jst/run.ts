@@ -17,6 +17,12 @@ export interface RunLimits {
   maxOutputChars: number;
   /** Largest array (elements) or string (characters) a step may make. */
   maxValueLength: number;
+  /**
+   * Largest value a step may be given or make, counted as its JSON would be written: every array
+   * element, object member and string character, through every reference (an array of 1,000
+   * references to one array of 1,000 elements counts 1,001,000).
+   */
+  maxValueSize: number;
   /** Deepest nesting of user function calls. */
   maxCallDepth: number;
 }
@@ -26,6 +32,7 @@ export const DEFAULT_LIMITS: RunLimits = {
   timeoutMs: 5_000,
   maxOutputChars: 8 * 1024 * 1024,
   maxValueLength: 1_000_000,
+  maxValueSize: 32 * 1024 * 1024,
   maxCallDepth: 64,
 };
 
@@ -49,11 +56,52 @@ export interface RunDeps {
 const DONE = 1;
 const SKIPPED = 2;
 
+/**
+ * The size of values as {@link RunLimits.maxValueSize} counts it. Values inside a run are never
+ * changed (library methods answer copies), so the size of each array, object and Set is worked out
+ * once and kept: a step that shares what earlier steps made costs only its new containers.
+ */
+class ValueSizes {
+  private readonly known = new WeakMap<object, number>();
+
+  constructor(private readonly limit: number) {}
+
+  /** The size of `value`; throws LimitError as soon as it passes the limit (the rest is not walked). */
+  measure(value: unknown): number {
+    if (typeof value === 'string') return this.check(value.length + 1);
+    if (typeof value !== 'object' || value === null) return 1;
+    const known = this.known.get(value);
+    if (known !== undefined) return known;
+    let size = 1;
+    const add = (item: unknown): void => {
+      size = this.check(size + this.measure(item));
+    };
+    if (Array.isArray(value)) for (const item of value) add(item);
+    else if (value instanceof Set) for (const item of value) add(item);
+    else if (isPlainObject(value))
+      for (const key of Object.keys(value)) {
+        add(key);
+        add(value[key]);
+      }
+    this.known.set(value, size);
+    return size;
+  }
+
+  private check(size: number): number {
+    if (size > this.limit)
+      throw new LimitError(
+        `a value is larger than the limit of ${this.limit} elements, members and characters (counted through every reference)`,
+      );
+    return size;
+  }
+}
+
 class Run implements NodeContext {
   private steps = 0;
   private depth = 0;
   private readonly deadline: number;
   private current: StepRef | undefined;
+  readonly sizes: ValueSizes;
 
   constructor(
     private readonly plan: TransformationPlan,
@@ -61,6 +109,7 @@ class Run implements NodeContext {
     private readonly limits: RunLimits,
   ) {
     this.deadline = Date.now() + limits.timeoutMs;
+    this.sizes = new ValueSizes(limits.maxValueSize);
   }
 
   callFunction(id: string, args: readonly unknown[]): Obj {
@@ -75,7 +124,11 @@ class Run implements NodeContext {
   }
 
   regex(op: RegexOp): unknown {
-    return this.regexRunner.run(op);
+    const value = this.regexRunner.run(op);
+    // an operation may take up to the runner's own limit (a second): the run's time is checked after
+    // each, not only every 128 steps, or 128 slow ones in a row would hold the thread for minutes
+    if (Date.now() > this.deadline) throw new LimitError(`the run took longer than ${this.limits.timeoutMs} ms`);
+    return value;
   }
 
   grow(n: number): void {
@@ -176,8 +229,11 @@ class Run implements NodeContext {
 
   private execute(node: NodePlan, args: unknown[]): unknown {
     try {
+      // what assignments put together (one value at many places) is bounded before a method walks it
+      for (const a of args) this.sizes.measure(a);
       const value = node.invoke(args, this);
       if (typeof value === 'string' || Array.isArray(value)) this.grow(value.length);
+      this.sizes.measure(value);
       return value;
     } catch (err) {
       if (isAppError(err)) throw err;
@@ -217,7 +273,8 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
     }
     inputs[id] = value;
   }
-  const out = new Run(plan, deps.regex, limits).runRoot(inputs);
+  const run = new Run(plan, deps.regex, limits);
+  const out = run.runRoot(inputs);
   const result: Obj = {};
   for (const [i, id] of root.outgoingIds.entries()) {
     let value = out[id];
@@ -225,6 +282,14 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
     if (value !== undefined) result[id] = value;
   }
   let text: string;
+  try {
+    // the same value assigned to many outgoing places is written out in full each time
+    run.sizes.measure(result);
+  } catch (err) {
+    throw err instanceof LimitError
+      ? limitExceeded(undefined, `The result of transformation "${plan.name}" is too large: ${err.message}`)
+      : limitExceeded(undefined, `The result of transformation "${plan.name}" cannot be written as JSON: ${errorMessage(err)}`);
+  }
   try {
     text = JSON.stringify(result);
   } catch (err) {
