@@ -161,15 +161,62 @@ export function storedMembers(text: string): StoredMembers | undefined {
   return { header, body: text.slice(end + 1), spans };
 }
 
-/** The members `names` of a stored document (those it has), decoded, in the stored order. */
-export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>): Doc {
+/**
+ * The members `names` of a stored document (those it has), decoded, in the stored order. A member
+ * of `counted` that is an array is read as an array of its length (see {@link jsonArrayLength}),
+ * not parsed: for a write that needs only its length (a `$size` filter) and replaces it whole if
+ * it changes it. Its elements are {@link COUNTED_ELEMENT}, which no value equals, so that replacing
+ * it always counts as a change.
+ */
+export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>, counted?: ReadonlySet<string>): Doc {
   const out: Record<string, unknown> = {};
   const { header, body } = stored;
   for (let i = 0; i < header.length; i += 3) {
     const name = header[i] as string;
-    if (names.has(name)) setOwn(out, name, JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number)));
+    if (!names.has(name)) continue;
+    const text = body.slice(header[i + 1] as number, header[i + 2] as number);
+    const length = counted?.has(name) === true ? jsonArrayLength(text) : undefined;
+    setOwn(out, name, length === undefined ? JSON.parse(text) : new Array<symbol>(length).fill(COUNTED_ELEMENT));
   }
   return out as Doc;
+}
+
+/** The elements of an array member read for its length only (see {@link decodeMembers}). */
+const COUNTED_ELEMENT = Symbol('an element of an array read for its length only');
+
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * How many elements the JSON array `text` holds (JSON as `JSON.stringify` writes it, with no white
+ * space), counted without parsing it; undefined when `text` is not an array.
+ */
+export function jsonArrayLength(text: string): number | undefined {
+  if (text.charCodeAt(0) !== OPEN_ARRAY) return undefined;
+  if (text.length === 2 && text.charCodeAt(1) === CLOSE_ARRAY) return 0;
+  let depth = 0;
+  let commas = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // on to the closing quote: the first one after an even run of backslashes
+      for (;;) {
+        i = text.indexOf('"', i + 1);
+        if (i === -1) return undefined;
+        let slashes = 0;
+        while (text.charCodeAt(i - 1 - slashes) === BACKSLASH) slashes += 1;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) depth += 1;
+    else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth -= 1;
+    else if (c === COMMA && depth === 1) commas += 1;
+  }
+  return depth === 0 ? commas + 1 : undefined;
 }
 
 /**

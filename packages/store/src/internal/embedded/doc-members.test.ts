@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { createEmbeddedStore, type EmbeddedStore } from '../../index';
-import { decodeDoc, decodeMembers, encodeChangedMembers, encodeDoc, isPlainUpdate, storedMembers } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeChangedMembers, encodeDoc, isPlainUpdate, jsonArrayLength, storedMembers } from './doc-codec';
 
 // Writes by `_id` read and write only the members they name (see `writeByMembers`); these tests
 // check that what such a write leaves is what the whole-document path would have left.
@@ -68,6 +68,21 @@ describe('doc-codec members format', () => {
     expect(JSON.stringify(back)).toBe('{"_id":"p1","__proto__":{"polluted":true},"n":2}');
   });
 
+  it('counts the elements of a JSON array without parsing it, and says when the text is no array', () => {
+    const arrays: unknown[][] = [
+      [],
+      [[]],
+      [{}],
+      [1, 'a,b', '"', '\\', '\\"', 'x\\\\', '],[{}'],
+      [{ a: [1, 2, { b: '],}"' }] }, null, true, [[3], []]],
+      Array.from({ length: 42 }, (_, i) => ({ id: `e${i}`, payload: { text: 'a"b\\c,[{', n: i } })),
+    ];
+    for (const array of arrays) expect(jsonArrayLength(JSON.stringify(array))).toBe(array.length);
+    expect(jsonArrayLength('{"a":[1,2]}')).toBeUndefined();
+    expect(jsonArrayLength('"[1,2]"')).toBeUndefined();
+    expect(jsonArrayLength('null')).toBeUndefined();
+  });
+
   it('still reads documents in the earlier whole-JSON format', () => {
     expect(decodeDoc(`J${JSON.stringify(doc)}`)).toEqual(JSON.parse(JSON.stringify(doc)));
     expect(storedMembers(`J${JSON.stringify(doc)}`)).toBeUndefined();
@@ -121,6 +136,47 @@ describe('EmbeddedStore writes by _id that read some members', () => {
     expect(await jobs.countDocuments({ status: 'running' })).toBe(0);
     expect((await jobs.find({ status: 'complete' })).map((j) => j._id)).toEqual(['j1']);
     expect((await store.explain('jobs', { status: 'complete' })).plan).toBe('index');
+  });
+
+  it("checks an array's $size without parsing it, and replaces or keeps it as the update says", async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne({ ...job(), status: 'complete' });
+    const ack = (size: number, update: Record<string, unknown>) =>
+      jobs.updateOne({ _id: 'j1', eventsPublished: 0, status: { $nin: ['running', 'paused'] }, outbox: { $size: size } }, update);
+    expect(await ack(3, { $set: { outbox: [] } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    // a member the update leaves alone keeps what it held
+    expect(await ack(2, { $set: { note: 'seen' } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    expect((await jobs.findOne({ _id: 'j1' }))?.outbox).toEqual([{ id: 'e1' }, { id: 'e2' }]);
+    // replaced by an array of as many elements, whatever they are, it changes
+    expect(await ack(2, { $set: { outbox: [null, null] } })).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    expect((await jobs.findOne({ _id: 'j1' }))?.outbox).toEqual([null, null]);
+    expect(await ack(2, { $set: { outbox: [], eventsPublished: 2 }, $unset: { lease: '' } })).toEqual({
+      matchedCount: 1,
+      modifiedCount: 1,
+    });
+    expect(await jobs.findOne({ _id: 'j1' })).toEqual({
+      ...job(),
+      status: 'complete',
+      note: 'seen',
+      outbox: [],
+      eventsPublished: 2,
+      lease: undefined,
+    });
+    expect(await jobs.countDocuments({ lease: { $gt: '' } })).toBe(0);
+    // an update that reads into the array still sees its elements
+    await jobs.updateOne({ _id: 'j1' }, { $set: { outbox: [{ id: 'e3' }, { id: 'e4' }] } });
+    expect(await jobs.updateOne({ _id: 'j1', outbox: { $size: 2 } }, { $pull: { outbox: { id: 'e3' } } })).toEqual({
+      matchedCount: 1,
+      modifiedCount: 1,
+    });
+    expect((await jobs.findOne({ _id: 'j1' }))?.outbox).toEqual([{ id: 'e4' }]);
+    expect(
+      await jobs.findOneAndUpdate(
+        { _id: 'j1', outbox: { $size: 1 } },
+        { $set: { n: 1 } },
+        { projection: { outbox: 1 }, returnDocument: 'after' },
+      ),
+    ).toEqual({ _id: 'j1', outbox: [{ id: 'e4' }] });
   });
 
   it('keeps a compound index in step when only one of its members changes', async () => {

@@ -30,7 +30,7 @@ function membersOfWrite(
   filter: Filter,
   update: Update,
   projection: Projection | undefined,
-): { read: Set<string>; changed: Set<string>; indexes: IndexDef[] } | undefined {
+): { read: Set<string>; changed: Set<string>; indexes: IndexDef[]; counted: Set<string> | undefined } | undefined {
   const read = new Set<string>(['_id']);
   const changed = new Set<string>();
   for (const key of Object.keys(filter)) {
@@ -66,7 +66,41 @@ function membersOfWrite(
     for (const member of members) read.add(member as string);
   }
   for (const member of changed) read.add(member);
-  return { read, changed, indexes };
+  return { read, changed, indexes, counted: countedMembers(collection, filter, update, projection) };
+}
+
+/**
+ * The members a write needs only the length of (read without parsing them, see `decodeMembers`):
+ * those its filter names only as `{ $size: n }`, that its update replaces whole (`$set` or `$unset`
+ * of the member itself) or leaves alone, and that neither its projection nor an index of the
+ * collection names. A member left alone keeps its stored text; one replaced gets the update's value.
+ */
+function countedMembers(
+  collection: CollectionDef,
+  filter: Filter,
+  update: Update,
+  projection: Projection | undefined,
+): Set<string> | undefined {
+  let counted: Set<string> | undefined;
+  for (const [path, condition] of Object.entries(filter)) {
+    if (!isPlainObject(condition) || memberOf(path) !== path) continue;
+    const ops = Object.keys(condition);
+    if (ops.length === 1 && ops[0] === '$size' && typeof condition.$size === 'number') (counted ??= new Set()).add(path);
+  }
+  if (counted === undefined) return undefined;
+  const named = counted;
+  const drop = (path: string): void => {
+    const member = memberOf(path);
+    if (member !== undefined) named.delete(member);
+  };
+  for (const path of Object.keys(filter)) if (!named.has(path)) drop(path);
+  for (const [op, fields] of Object.entries(update)) {
+    if (!isPlainObject(fields)) continue;
+    for (const path of Object.keys(fields)) if ((op !== '$set' && op !== '$unset') || memberOf(path) !== path) drop(path);
+  }
+  for (const field of Object.keys(projection ?? {})) drop(field);
+  for (const index of collection.indexes) for (const field of index.fields) drop(field.path);
+  return named.size > 0 ? named : undefined;
 }
 
 /** What {@link writeByMembers} did: whether the filter matched and the update changed the document, and the document's members it read, before and after. */
@@ -99,7 +133,7 @@ export function writeByMembers(
   const text = txn.dbs.docs.get(docKey(target, id));
   const stored = text === undefined ? undefined : storedMembers(text);
   if (stored === undefined) return undefined;
-  const doc = decodeMembers(stored, members.read);
+  const doc = decodeMembers(stored, members.read, members.counted);
   // every member the filter names was read: it matches the part as it matches the whole
   if (!compileFilter(filter)(doc)) return { matched: false, modified: false };
   const before = options.keepBefore === true ? cloneValue(doc) : undefined;
