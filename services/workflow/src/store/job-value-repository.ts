@@ -24,6 +24,16 @@ export type JobValueRecord = {
   bytes: number;
 };
 
+/** The JSON of a value larger than `inlineBytes` (it leaves the job document), with its size; undefined for one that stays. */
+function outOfLine(value: unknown, inlineBytes: number): { json: string; bytes: number } | undefined {
+  if (value === undefined || value === null || isValueRef(value)) return undefined;
+  // most values are small: measured only when they could be large
+  if (typeof value !== 'object' && (typeof value !== 'string' || value.length * 3 + 2 <= inlineBytes)) return undefined;
+  const json = JSON.stringify(value);
+  const bytes = Buffer.byteLength(json, 'utf8');
+  return bytes <= inlineBytes ? undefined : { json, bytes };
+}
+
 /** Ids of values stored lately, so that writing a job again does not write its large values again (bounded). */
 const REMEMBERED = 512;
 
@@ -66,8 +76,13 @@ export class JobValueRepository {
     return out;
   }
 
-  /** A new job with its large values replaced by references, the values stored first. */
+  /**
+   * A new job with its large values replaced by references, the values stored first; the job itself
+   * (not a copy) when it holds none, as most do: the caller only encodes it.
+   */
   async externalizeJob<T extends { _id: string; variables?: unknown; tasks?: unknown }>(job: T): Promise<T> {
+    const { inlineBytes } = this.limits;
+    if (!jobValueSlots(job).some((slot) => outOfLine(slot.holder[slot.key], inlineBytes) !== undefined)) return job;
     const copy = { ...job } as T & { variables?: Record<string, unknown>; tasks?: Record<string, JobTask> };
     if (copy.variables) copy.variables = { ...copy.variables };
     if (copy.tasks) copy.tasks = Object.fromEntries(Object.entries(copy.tasks).map(([id, task]) => [id, copyForSlots(task)]));
@@ -99,13 +114,9 @@ export class JobValueRepository {
 
   private async moveOut(jobId: string, slots: ValueSlot[], inlineBytes: number): Promise<void> {
     for (const slot of slots) {
-      const value = slot.holder[slot.key];
-      if (value === undefined || value === null || isValueRef(value)) continue;
-      // most values are small: measured only when they could be large
-      if (typeof value !== 'object' && (typeof value !== 'string' || value.length * 3 + 2 <= inlineBytes)) continue;
-      const json = JSON.stringify(value);
-      const bytes = Buffer.byteLength(json, 'utf8');
-      if (bytes <= inlineBytes) continue;
+      const large = outOfLine(slot.holder[slot.key], inlineBytes);
+      if (large === undefined) continue;
+      const { json, bytes } = large;
       if (bytes > this.limits.maxBytes)
         throw new AppError('VALUE_TOO_LARGE', valueTooLargeMessage(`"${slot.key}"`, bytes, this.limits.maxBytes));
       const id = `${jobId}:${createHash('sha256').update(json).digest('hex')}`;
