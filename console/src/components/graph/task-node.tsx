@@ -88,7 +88,7 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
                   <StatusIcon status="waiting" /> needs a person
                 </span>
               ) : (
-                <span className={styles.detail} title={shortDetail ? data.detail : undefined}>
+                <span className={styles.detail} title={data.detail}>
                   {status ? <span className="visually-hidden">, </span> : null}
                   {shortDetail && data.method !== undefined ? (
                     <>

@@ -232,7 +232,7 @@ function AutomationsTable({
   const [said, setSaid] = useState('');
   return (
     <>
-      <table className="table">
+      <table className={`table ${styles.list}`}>
         <caption className="visually-hidden">Automations and their triggers</caption>
         <thead>
           <tr>

@@ -53,7 +53,7 @@ export function DeviceTable({ devices }: { devices: readonly InventoryDevice[] }
               </td>
               <td className="mono">{typeof os === 'string' && os !== '' ? os : <span className="muted">not set</span>}</td>
               <td className="mono">{deviceSshEndpoint(device.name, device.variables)}</td>
-              <td>
+              <td className={styles.groupsCell}>
                 <DeviceGroups groups={device.groups} />
               </td>
             </tr>

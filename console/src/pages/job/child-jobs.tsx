@@ -32,12 +32,15 @@ export function ChildJobs({ childJobs, titleId }: { childJobs: readonly ChildJob
           const status = statusOf.get(child._id);
           return (
             <li key={child._id}>
-              <Link to={`/jobs/${encodeURIComponent(child._id)}`} title={child._id}>
-                {plainName(child.name ?? '') || child._id}
-              </Link>{' '}
-              <span className="mono muted">…{child._id.slice(-6)}</span>
-              {child.iteration !== undefined ? <span className="muted">item {child.iteration}</span> : null}
-              {status ? <StatusBadge status={status} /> : null}
+              {/* the statuses first, in a column of their own: the one in error stands out down the list */}
+              <span className={styles.childStatus}>{status ? <StatusBadge status={status} /> : null}</span>
+              <span className={styles.childName}>
+                <Link to={`/jobs/${encodeURIComponent(child._id)}`} title={child._id}>
+                  {plainName(child.name ?? '') || child._id}
+                </Link>{' '}
+                <span className="mono muted nowrap">…{child._id.slice(-6)}</span>
+                {child.iteration !== undefined ? <span className="muted nowrap"> item {child.iteration}</span> : null}
+              </span>
             </li>
           );
         })}

@@ -43,7 +43,7 @@ function SortHeader({
   const active = params.sort === column;
   const direction = params.order === 'asc' ? 'ascending' : 'descending';
   return (
-    <th scope="col" aria-sort={active ? direction : 'none'}>
+    <th scope="col" aria-sort={active ? direction : 'none'} className={column === 'name' ? styles.name : undefined}>
       <button type="button" className={styles.sort} onClick={() => onSort(column)}>
         {label}
         <span aria-hidden="true" className={active ? styles.sortActive : styles.sortIdle}>

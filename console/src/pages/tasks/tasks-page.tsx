@@ -106,7 +106,12 @@ export function TasksPage() {
             })}
           </tbody>
         </table>
-        {tasks.isSuccess && items.length === 0 ? <p className="empty-note">No task is waiting for a person.</p> : null}
+        {tasks.isSuccess && items.length === 0 ? (
+          <p className="empty-note">
+            No task is waiting for a person. A job’s manual task (an approval, a review) comes here, live, as soon as it waits, and the
+            Tasks link of the header counts them.
+          </p>
+        ) : null}
         {tasks.isPending ? <p className="empty-note">Loading the work queue…</p> : null}
       </div>
     </div>

@@ -116,8 +116,12 @@ export function WorkflowPage() {
           <h1>
             <WorkflowName name={doc.name} projects={projects} />
           </h1>
-          {typeof doc.description === 'string' && doc.description ? <p className="muted">{doc.description}</p> : null}
-          <p className="muted">The graph is read only: select a task to review what it runs and with which variables.</p>
+          {typeof doc.description === 'string' && doc.description ? (
+            <p className={`muted ${styles.summaryNote}`}>{doc.description}</p>
+          ) : null}
+          <p className={`muted ${styles.summaryNote}`}>
+            The graph is read only: select a task to review what it runs and with which variables.
+          </p>
         </div>
         {may('workflow.startJob') ? (
           <button type="button" className="button button-primary" onClick={() => setRunning(true)}>

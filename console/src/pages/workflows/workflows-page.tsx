@@ -16,6 +16,7 @@ import { draftKeys, peekDraft, settleDraft } from '../../session/drafts';
 import { usePermissions } from '../../session/session';
 import type { RunDraft } from './run-workflow-dialog';
 import bar from '../../components/filter-bar.module.css';
+import pager from '../../components/pager.module.css';
 import styles from './workflows-page.module.css';
 import { useUrlSearch } from '../../hooks/use-url-search';
 
@@ -170,6 +171,21 @@ export function WorkflowsPage() {
               ) : null}
             </select>
           </div>
+          <button
+            type="button"
+            className="button"
+            disabled={!name && !project}
+            onClick={() => {
+              nameFilter.setTyped('');
+              editSearch((next) => {
+                next.delete('page');
+                next.delete('name');
+                next.delete('project');
+              });
+            }}
+          >
+            Clear filters
+          </button>
           <p className={styles.order}>
             {project
               ? 'A–Z by name.'
@@ -189,7 +205,7 @@ export function WorkflowsPage() {
               <th scope="col">Last changed</th>
               <th scope="col">Changed by</th>
               {mayRun ? (
-                <th scope="col">
+                <th scope="col" className={styles.actions}>
                   <span className="visually-hidden">Actions</span>
                 </th>
               ) : null}
@@ -217,7 +233,7 @@ export function WorkflowsPage() {
                       <Link to={`/workflows/${encodeURIComponent(workflow.name)}`}>{plainName(workflow.name)}</Link>
                     </td>
                     {described ? (
-                      <td className="muted">
+                      <td className={`muted ${styles.description}`}>
                         <div className="cell-text">{typeof workflow.description === 'string' ? workflow.description : ''}</div>
                       </td>
                     ) : null}
@@ -247,7 +263,7 @@ export function WorkflowsPage() {
         </table>
         {workflows.isSuccess && items.length === 0 ? (
           name || project ? (
-            <p className="empty-note">No workflow matches these filters.</p>
+            <p className="empty-note">No workflow matches these filters. Change them, or Clear filters to list every workflow.</p>
           ) : (
             <p className="empty-note">
               No workflow yet. Import workflows exported from another platform with <code>nap import workflow FILE</code> (a whole project
@@ -258,16 +274,24 @@ export function WorkflowsPage() {
         ) : null}
         {workflows.isPending ? <p className="empty-note">Loading workflows…</p> : null}
       </div>
-      <nav aria-label="Pages of workflows" className="row">
-        <button type="button" className="button" disabled={page <= 1} onClick={() => go(page - 1)}>
-          Previous page
-        </button>
+      {/* laid out as the other lists' pager: the rows on screen on the left, the pages on the right */}
+      <nav aria-label="Pages of workflows" className={pager.pager}>
         <span>
-          Page {Math.min(page, pages)} of {pages}
+          {workflows.isSuccess && items.length > 0
+            ? `${(Math.min(page, pages) - 1) * PAGE_SIZE + 1}–${(Math.min(page, pages) - 1) * PAGE_SIZE + items.length} of ${total} workflow${total === 1 ? '' : 's'}`
+            : ''}
         </span>
-        <button type="button" className="button" disabled={page >= pages} onClick={() => go(page + 1)}>
-          Next page
-        </button>
+        <div className="row">
+          <button type="button" className="button" disabled={page <= 1} onClick={() => go(page - 1)}>
+            Previous page
+          </button>
+          <span>
+            Page {Math.min(page, pages)} of {pages}
+          </span>
+          <button type="button" className="button" disabled={page >= pages} onClick={() => go(page + 1)}>
+            Next page
+          </button>
+        </div>
       </nav>
       {mayRun && running ? (
         <RunFromList key={running} name={running} listed={items.find((w) => w.name === running)} onClose={() => run('')} />
