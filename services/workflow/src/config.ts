@@ -16,6 +16,7 @@ const INTEGER_SETTINGS = [
   { variable: 'NAP_JOB_MAX_VALUE_BYTES', option: 'maxValueBytes', min: 1024, max: 15 * 1024 * 1024, unit: 'bytes' },
   { variable: 'NAP_JOB_ARCHIVE_BATCH', option: 'archiveBatchJobs', min: 1, max: 10_000, unit: 'jobs' },
   { variable: 'NAP_JOB_RETENTION_INTERVAL_MS', option: 'retentionIntervalMs', min: 1_000, max: 31 * 86_400_000, unit: 'milliseconds' },
+  { variable: 'NAP_MAX_JOBS_PER_TREE', option: 'maxJobsPerTree', min: 1, max: 100_000_000, unit: 'jobs' },
 ] as const;
 
 const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -28,8 +29,9 @@ const SERVER_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  * resumes its jobs at once), `NAP_JOB_INLINE_VALUE_BYTES` (task outputs and variables larger than
  * this stay out of the job document, in `job_values`; default 64 KiB) and `NAP_JOB_MAX_VALUE_BYTES`
  * (a larger value fails its task with VALUE_TOO_LARGE; default and most 15 MiB),
- * `NAP_JOB_ARCHIVE_BATCH` (jobs an archive batch moves, default 200) and
- * `NAP_JOB_RETENTION_INTERVAL_MS` (how often the job retention runs, default a day). Throws a
+ * `NAP_JOB_ARCHIVE_BATCH` (jobs an archive batch moves, default 200),
+ * `NAP_JOB_RETENTION_INTERVAL_MS` (how often the job retention runs, default a day) and
+ * `NAP_MAX_JOBS_PER_TREE` (descendant jobs one root job may have, default 10,000). Throws a
  * `ConfigError` listing every problem.
  */
 export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions & ArchiveOptions {

@@ -3,7 +3,7 @@ export type { WorkflowServiceOptions } from './service';
 export { engineOptionsFromEnv, persistentEngineId } from './config';
 export { EngineRegistry } from './store/engine-registry';
 export type { EngineRecord } from './store/engine-registry';
-export { DEFAULT_LEASE_MS, JobEngine } from './engine/job-engine';
+export { DEFAULT_LEASE_MS, DEFAULT_MAX_JOBS_PER_TREE, JobEngine } from './engine/job-engine';
 export type { EngineDeps, EngineOptions } from './engine/job-engine';
 export type { StartJobInput } from './engine/job-lifecycle';
 export { NO_TRANSITION_MESSAGE } from './domain/job-model';

@@ -4,17 +4,21 @@ import { task, workflowDocument } from '@nap/testing';
 import type { EngineHarness } from './support/harness';
 import { startEngineHarness } from './support/harness';
 import { MAX_CHILD_JOB_DEPTH } from '../src/engine/child-jobs';
+import type { JobRecord } from '../src/domain/job-model';
 
 /**
  * A childJob task whose child is refused (no access to its workflow, a workflow that does not
- * exist) lists no child job that was never created: its `childJobs` names the children that exist,
- * and the refusal is the task's error.
+ * exist, a job tree at its limits of depth and size) lists no child job that was never created:
+ * its `childJobs` names the children that exist, and the refusal is the task's error.
  */
+
+/** Descendant jobs a root job may have here (`maxJobsPerTree`), above the nesting test's ten. */
+const TREE_LIMIT = 20;
 
 let h: EngineHarness;
 
 beforeAll(async () => {
-  h = await startEngineHarness();
+  h = await startEngineHarness({ maxJobsPerTree: TREE_LIMIT });
   // the studio refuses the workflow "guarded" to every caller here
   const get = h.workflows.get.bind(h.workflows);
   h.workflows.get = (name: string): WorkflowDocument | undefined => {
@@ -72,4 +76,35 @@ it('stops a workflow that runs itself at the nesting limit: no job deeper than i
   expect(await jobs.countDocuments({ ancestors: { $size: MAX_CHILD_JOB_DEPTH + 1 } })).toBe(0);
   const refused = await h.waitFor(String(deepest?._id), ['complete', 'error', 'canceled']);
   expect(JSON.stringify(refused.tasks.cj?.variables?.error)).toContain(`more than the limit of ${MAX_CHILD_JOB_DEPTH}`);
+});
+
+it('refuses a data_array with more items than a job tree may hold, creating no child', async () => {
+  const items = Array.from({ length: TREE_LIMIT + 1 }, (_, n) => ({ n }));
+  const job = await h.waitFor((await h.run(parent('too-many-children', 'too-many-children-child', items)))._id, [
+    'complete',
+    'error',
+    'canceled',
+  ]);
+  expect(job.status).toBe('error');
+  expect(JSON.stringify(job.tasks.cj?.variables?.error)).toContain(`more than the limit of ${TREE_LIMIT} jobs per job tree`);
+  expect(await h.store.collection('jobs').countDocuments({ 'parent.job': job._id })).toBe(0);
+});
+
+it('stops a job tree that fans out at every level at its size limit, counted across its levels', async () => {
+  // a workflow that runs itself twice: without the limit 2 + 4 + … + 2^10 jobs before the nesting limit
+  const root = await h.run(parent('fans-out', 'fans-out', [{ n: 1 }, { n: 2 }]));
+  const job = await h.waitFor(root._id, ['complete', 'error', 'canceled'], 60_000);
+  expect(job.status).toBe('error');
+  const jobs = h.store.collection<JobRecord>('jobs');
+  // every childJob task counts its two children at once: the tree fills up exactly
+  expect(await jobs.countDocuments({ 'ancestors.0': root._id })).toBe(TREE_LIMIT);
+  expect((await jobs.findOne({ _id: root._id }))?.treeJobs).toBe(TREE_LIMIT);
+  const refused = await jobs.find({ 'ancestors.0': root._id, 'tasks.cj.childJobs': { $size: 0 } });
+  expect(refused.length).toBeGreaterThan(0);
+  for (const r of refused)
+    expect(String(r.tasks.cj?.variables?.error)).toContain(
+      `2 more would pass the limit of ${TREE_LIMIT} jobs per job tree (NAP_MAX_JOBS_PER_TREE); the tree of root job "${root._id}" has ${TREE_LIMIT} descendant jobs already`,
+    );
+  // no active job is left behind
+  expect(await jobs.countDocuments({ 'ancestors.0': root._id, status: { $in: ['running', 'paused'] } })).toBe(0);
 });

@@ -37,6 +37,13 @@ describe('engine settings from the environment', () => {
     expect(() => engineOptionsFromEnv({ NAP_JOB_RETENTION_INTERVAL_MS: '10' })).toThrow(/NAP_JOB_RETENTION_INTERVAL_MS .* from 1000/);
   });
 
+  it('takes the most jobs of a job tree', () => {
+    expect(engineOptionsFromEnv({ NAP_MAX_JOBS_PER_TREE: '50000' })).toEqual({ maxJobsPerTree: 50_000 });
+    expect(() => engineOptionsFromEnv({ NAP_MAX_JOBS_PER_TREE: '0' })).toThrow(
+      /NAP_MAX_JOBS_PER_TREE must be a whole number of jobs from 1/,
+    );
+  });
+
   it('lists every bad value at once', () => {
     let error: unknown;
     try {
@@ -84,7 +91,17 @@ describe('the engine id of a single-process installation', () => {
 
 describe('members of a stored job that never leave the service', () => {
   it('cannot be queried, sorted or projected, and are left out of every page', () => {
-    for (const member of ['runAs', 'lease', 'outbox.0.payload', 'eventsPublished', 'steps', 'archive', 'visibleTo', 'triggerChain']) {
+    for (const member of [
+      'runAs',
+      'lease',
+      'outbox.0.payload',
+      'eventsPublished',
+      'steps',
+      'archive',
+      'visibleTo',
+      'triggerChain',
+      'treeJobs',
+    ]) {
       expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
       expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
     }
@@ -97,6 +114,7 @@ describe('members of a stored job that never leave the service', () => {
       archive: 0,
       visibleTo: 0,
       triggerChain: 0,
+      treeJobs: 0,
     });
     expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({
       tasks: 0,
@@ -108,6 +126,7 @@ describe('members of a stored job that never leave the service', () => {
       archive: 0,
       visibleTo: 0,
       triggerChain: 0,
+      treeJobs: 0,
     });
   });
 
@@ -128,7 +147,7 @@ describe('members of a stored job that never leave the service', () => {
       tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } },
     });
     const shown = toPublicJob({ ...job, steps: 3, archive: 'an-archive:000000', triggerChain: ['t1'] }) as Record<string, unknown>;
-    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo', 'triggerChain'])
+    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo', 'triggerChain', 'treeJobs'])
       expect(shown).not.toHaveProperty(member);
   });
 });

@@ -1,5 +1,5 @@
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
-import { eventually, linearWorkflow } from '@nap/testing';
+import { eventually, linearWorkflow, task, workflowDocument } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import { TestClock } from './support/clock';
 import type { EngineHarness, StoreFaults } from './support/harness';
@@ -129,6 +129,80 @@ describe('a job whose start was answered', () => {
       seqs: [1, 2, 3, 4, 5, 6],
       duplicates: 0,
     });
+  });
+});
+
+describe("a childJob task's count of its job tree", () => {
+  // the count (the root's treeJobs, which bounds a tree's size) is raised before any child exists
+  const loop = workflowDocument(
+    'crash-loop',
+    {
+      cj: task(
+        'childJob',
+        {
+          task: '',
+          workflow: linear.name,
+          variables: {},
+          data_array: [{ n: 1 }, { n: 2 }, { n: 3 }],
+          transformation: '',
+          loopType: 'parallel',
+        },
+        { job_details: null },
+        { type: 'operation' },
+      ),
+    },
+    [
+      ['workflow_start', 'cj'],
+      ['cj', 'workflow_end'],
+    ],
+  );
+
+  async function finishedBySurvivor(h: EngineHarness, clock: TestClock, jobId: string): Promise<JobRecord> {
+    kill(h);
+    const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: LEASE_MS, clock });
+    await clock.advance(LEASE_MS);
+    const job = await survivor.waitFor(jobId, ['complete', 'error']);
+    expect(job.error).toEqual([]);
+    expect(job.status).toBe('complete');
+    expect(await survivor.store.collection('jobs').countDocuments({ 'parent.job': jobId })).toBe(3);
+    return (await survivor.store.collection<JobRecord>('jobs').findOne({ _id: jobId })) as JobRecord;
+  }
+
+  it('is not raised again when the engine dies after creating a child', async () => {
+    const crash = new CrashSwitch();
+    const clock = new TestClock();
+    const h = await first(crash, { leaseMs: LEASE_MS, clock });
+    h.workflows.set(linear.name, linear);
+    h.workflows.set(loop.name, loop);
+    // the parent's insert, then its first child's
+    let inserts = 0;
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId' && ++inserts === 2);
+    const started = await h.engine.startJob({ workflow: loop, variables: {}, caller: SYSTEM_CALLER });
+    await eventually('the engine died', () => (crash.crashed ? true : undefined));
+    expect(await h.store.collection('jobs').countDocuments({ 'parent.job': started._id })).toBe(1);
+    expect((await finishedBySurvivor(h, clock, started._id)).treeJobs).toBe(3);
+  });
+
+  it('is never lost: an engine that dies between raising it and recording it on the task counts the children twice', async () => {
+    const crash = new CrashSwitch();
+    const clock = new TestClock();
+    const h = await first(crash, { leaseMs: LEASE_MS, clock });
+    h.workflows.set(linear.name, linear);
+    h.workflows.set(loop.name, loop);
+    // the increment is made and answered; nothing after it reaches the store
+    let counted = false;
+    crash.crashBefore((collection, method, args) => {
+      if (counted) return true;
+      counted = collection === 'jobs' && method === 'updateOne' && JSON.stringify(args[1]).includes('"$inc":{"treeJobs"');
+      return false;
+    });
+    const started = await h.engine.startJob({ workflow: loop, variables: {}, caller: SYSTEM_CALLER });
+    await eventually('the engine died', () => (crash.crashed ? true : undefined));
+    const stored = (await h.store.collection<JobRecord>('jobs').findOne({ _id: started._id })) as JobRecord;
+    expect(stored.treeJobs).toBe(3);
+    expect(stored.tasks.cj?.childRun?.counted).toBeUndefined();
+    // the bound gets stricter by the task's children, never looser
+    expect((await finishedBySurvivor(h, clock, started._id)).treeJobs).toBe(6);
   });
 });
 

@@ -50,6 +50,11 @@ export interface ChildRun {
   /** No data_array: `job_details` is the one child, not a list. */
   single: boolean;
   inputs: Record<string, unknown>[];
+  /**
+   * Its children are counted in the root job's `treeJobs` (see {@link JobRecord.treeJobs}): set in
+   * the step after the count was raised, so that a resumed task does not count them again.
+   */
+  counted?: boolean;
 }
 
 /** What the engine keeps on a task of a stored job besides the task itself; never part of a workflow. */
@@ -100,6 +105,13 @@ export interface JobRecord extends JobDocument {
   lease?: string;
   /** Events written with the state they describe and not yet acknowledged by the bus, oldest first. */
   outbox?: OutboxEntry[];
+  /**
+   * On a root job: how many descendant jobs its childJob tasks have counted (all levels, counted
+   * before they are created). Raised only by one conditional `$inc` that refuses to pass the
+   * engine's `maxJobsPerTree`, never written by a step, so that engines driving different jobs of
+   * one tree share the bound.
+   */
+  treeJobs?: number;
   /** How many of the job's events the bus has acknowledged (they left the outbox). */
   eventsPublished?: number;
   /**
@@ -144,6 +156,7 @@ export const INTERNAL_JOB_MEMBERS = [
   'archive',
   'visibleTo',
   'triggerChain',
+  'treeJobs',
 ] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */

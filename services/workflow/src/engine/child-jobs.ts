@@ -21,6 +21,8 @@ export interface ChildJobHost {
   getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
   /** Creates and starts a job (here, a child under an id its parent recorded). */
   startJob(input: StartJobInput): Promise<unknown>;
+  /** Descendant jobs one root job may have (`NAP_MAX_JOBS_PER_TREE`); see {@link ChildJobs}. */
+  maxJobsPerTree: number;
   log: Logger;
 }
 
@@ -64,6 +66,15 @@ function startFailure(workflow: string, err: unknown): TaskOutcome {
  * the parent before the child is created, so a resumed parent never creates one twice. The task
  * finishes when its children have ended (error as soon as one fails, sequentially), with their
  * `job_details`; a child that ends wakes its parent's owner.
+ *
+ * A job tree (a root job and its descendants at every level) holds at most `maxJobsPerTree`
+ * descendants: before it creates any child, the task counts all of its children in the root job's
+ * `treeJobs` with one conditional increment in the store (so engines driving jobs of one tree share
+ * the bound), and fails, creating none, when that would pass the limit. The count is raised before
+ * the first child exists and recorded on the task (`childRun.counted`) in a step written before the
+ * first child is created; a resumed task with a child that exists was counted too. An engine that
+ * dies after the increment and before that step's write (or a store whose answer to the increment
+ * is lost) counts the task's children twice when it resumes: the bound gets stricter, never looser.
  */
 export class ChildJobs {
   constructor(
@@ -98,6 +109,11 @@ export class ChildJobs {
       const inputs = looped
         ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isRecord(item) ? item : { item }) }))
         : [base];
+      const limit = this.host.maxJobsPerTree;
+      if (inputs.length > limit)
+        throw new TaskInputError(
+          `Child jobs of workflow "${workflow}" would be ${inputs.length}, one per item of data_array, more than the limit of ${limit} jobs per job tree (NAP_MAX_JOBS_PER_TREE)`,
+        );
       const run: ChildRun = { workflow, sequential: incoming.loopType === 'sequential', single: !looped, inputs };
       if (inputs.length === 0) {
         this.state.complete(id, { finishState: 'success', outgoing: { job_details: [] } });
@@ -128,6 +144,8 @@ export class ChildJobs {
     void (async () => {
       try {
         const existing = await this.host.repository.statusesOf(planned.map((c) => c._id));
+        // a child is created only after its task's children were counted: one that exists says they were
+        if (run.counted !== true && !(await this.countChildren(id, run, planned.length, existing.size > 0))) return;
         for (const childId of existing.keys()) created.add(childId);
         const caller = parentJob.runAs ?? SYSTEM_CALLER;
         let workflow: WorkflowDocument | undefined;
@@ -178,6 +196,46 @@ export class ChildJobs {
         });
       }
     })();
+  }
+
+  /**
+   * Counts the task's `count` children in its job tree (see {@link ChildJobs}), unless
+   * `countedBefore` (a child of the task exists), and records that it did in the task's next step.
+   * When the tree has no room for them, fails the task (it created none of them) naming the limit,
+   * and answers false.
+   */
+  private async countChildren(id: string, run: ChildRun, count: number, countedBefore: boolean): Promise<boolean> {
+    const job = this.state.job;
+    const rootId = job.ancestors?.[0] ?? job._id;
+    const limit = this.host.maxJobsPerTree;
+    const answer = countedBefore ? ({ counted: true } as const) : await this.host.repository.countTreeJobs(rootId, count, limit);
+    if (answer.counted) {
+      run.counted = true;
+      // written before any child is created: a resumed task then never counts its children again
+      let running = true;
+      await this.step(() => {
+        const task = this.state.job.tasks[id];
+        running = task?.status === 'running';
+        // after a reload the task is the stored one, and its run another object
+        if (!running || !task?.childRun) return;
+        task.childRun.counted = true;
+        this.state.markTask(id);
+      });
+      // a step that failed to write leaves the task running: its children are created all the same
+      return running;
+    }
+    const held =
+      answer.total === null
+        ? `its root job "${rootId}" no longer exists`
+        : `the tree of root job "${rootId}" has ${answer.total} descendant jobs already`;
+    const message = `Child jobs of workflow "${run.workflow}" were refused: ${count} more would pass the limit of ${limit} jobs per job tree (NAP_MAX_JOBS_PER_TREE); ${held}`;
+    void this.step(() => {
+      const failed = this.state.job.tasks[id];
+      if (failed?.status !== 'running') return;
+      failed.childJobs = [];
+      this.state.complete(id, errorOutcome(message, { job_details: null }));
+    });
+    return false;
   }
 
   /** After a (re)load: looks at the children of every waiting childJob task in a step of its own. */

@@ -52,6 +52,13 @@ export interface EngineDeps {
   leaseClock?: LeaseClock;
 }
 
+/**
+ * Descendant jobs one root job may have by default: one start by one caller cannot fill the store
+ * with a childJob `data_array` at each of the ten levels children nest. The workflows of the
+ * platform NAP replaces run a child per device, IP address or rule of a list, far fewer.
+ */
+export const DEFAULT_MAX_JOBS_PER_TREE = 10_000;
+
 /** Lease defaults: a dead engine's jobs are taken over within about lease + scan (4 s). */
 export const DEFAULT_LEASE_MS = 3_000;
 
@@ -70,6 +77,11 @@ export interface EngineOptions {
   inlineValueBytes?: number;
   /** A task output or value larger than this many bytes of JSON fails its task with VALUE_TOO_LARGE; 15 MiB unless given. */
   maxValueBytes?: number;
+  /**
+   * How many descendant jobs (children, their children, …) one root job may have; a childJob task
+   * that would pass it fails, creating none. {@link DEFAULT_MAX_JOBS_PER_TREE} unless given.
+   */
+  maxJobsPerTree?: number;
   /**
    * How many times faster than real time `delay` (and `stub` delay) waits pass: 1 (default) is real
    * time; tests run the fixtures' 400 s delays on a scaled clock (NAP_TIME_SCALE), as Temporal's
@@ -99,6 +111,7 @@ export class JobEngine {
   readonly renewMs: number;
   readonly scanMs: number;
   readonly unavailableRetryMs: number;
+  readonly maxJobsPerTree: number;
   readonly timeScale: number;
   readonly valueLimits: ValueLimits;
   readonly repository: JobRepository;
@@ -119,6 +132,7 @@ export class JobEngine {
     this.renewMs = options.renewMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.scanMs = options.scanMs ?? Math.max(20, Math.floor(this.leaseMs / 3));
     this.unavailableRetryMs = options.unavailableRetryMs ?? 60_000;
+    this.maxJobsPerTree = options.maxJobsPerTree ?? DEFAULT_MAX_JOBS_PER_TREE;
     this.timeScale = options.timeScale ?? 1;
     this.valueLimits = {
       inlineBytes: options.inlineValueBytes ?? DEFAULT_INLINE_VALUE_BYTES,
@@ -139,6 +153,7 @@ export class JobEngine {
       observe,
       timeScale: this.timeScale,
       unavailableRetryMs: this.unavailableRetryMs,
+      maxJobsPerTree: this.maxJobsPerTree,
       valueLimits: this.valueLimits,
       getWorkflow: (name, caller, from) => deps.getWorkflow(name, caller, from),
       call: (operationId, input, caller) => deps.call(operationId, input, caller),

@@ -387,6 +387,24 @@ export class JobRepository {
     return new Map(found.map((j) => [j._id, j.status]));
   }
 
+  /**
+   * Counts `count` more descendant jobs in the tree of root job `rootId`, in one conditional update,
+   * unless the tree would then hold more than `limit` (see {@link JobRecord.treeJobs}); engines
+   * counting in one tree at once never pass it together. When refused: the count the tree has, or
+   * null when the root job no longer exists.
+   */
+  async countTreeJobs(rootId: string, count: number, limit: number): Promise<{ counted: true } | { counted: false; total: number | null }> {
+    if (count > limit)
+      return { counted: false, total: (await this.jobs.findOne({ _id: rootId }, { projection: { treeJobs: 1 } }))?.treeJobs ?? null };
+    const res = await this.jobs.updateOne(
+      { _id: rootId, $or: [{ treeJobs: { $exists: false } }, { treeJobs: { $lte: limit - count } }] },
+      { $inc: { treeJobs: count } },
+    );
+    if (res.matchedCount > 0) return { counted: true };
+    const root = await this.jobs.findOne({ _id: rootId }, { projection: { treeJobs: 1 } });
+    return { counted: false, total: root === null ? null : (root.treeJobs ?? 0) };
+  }
+
   /** Those of `ids` that exist, as a childJob task reports them. */
   async childSummaries(ids: string[]): Promise<ChildJobSummary[]> {
     const found = await this.resolved(
