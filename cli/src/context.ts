@@ -148,7 +148,7 @@ export class Context {
     const key = name ?? '';
     let client = this.clients.get(key);
     if (client === undefined) {
-      this.tokenCache ??= createTokenCache(tokenCacheFile(this.io.env));
+      this.tokenCache ??= createTokenCache(tokenCacheFile(this.io.env), Date.now, (message) => this.note(`nap: ${message}`));
       const debug = { enabled: this.options.debug, log: (line: string) => this.note(this.stderrColors.dim(line)) };
       client = new Client(profile, debug, this.tokenCache);
       this.clients.set(key, client);

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from './context';
 import { CliError, EXIT, usage } from './errors';
@@ -70,6 +70,55 @@ export function importFiles(target: string, kind: string): string[] {
   const chosen = named.length > 0 ? named : all;
   if (chosen.length === 0) throw usage(`${target} holds no .json or .yaml file to import`);
   return chosen.map((f) => path.join(target, f));
+}
+
+/** True when `inner` is the folder `outer` or lies below it, by whole path segments (`/a/bc` is not below `/a/b`). */
+export function isInside(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * Where `target` (a path from the folder `root`) really is, checked to stay inside `root` once
+ * every symbolic link on the way is followed (a cloned repository may hold links to anywhere, to
+ * `~/.ssh` or `/etc`): the real path of `target`, or, for a path that does not exist yet, the real
+ * path of its nearest existing folder with the rest of `target` joined on. A path outside `root`,
+ * one through a symbolic link that leads outside it or nowhere, or one into `root`'s `.git` is a
+ * usage error (exit 4) naming `shown` and `where` (`the repository`).
+ */
+export function realPathInside(root: string, target: string, shown: string, where: string): string {
+  const realRoot = realpathSync(root);
+  const resolved = path.resolve(realRoot, target);
+  if (!isInside(realRoot, resolved)) throw usage(`${shown} is outside ${where}`);
+  let existing = resolved;
+  const rest: string[] = [];
+  for (;;) {
+    let real: string;
+    try {
+      real = realpathSync(existing);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw usage(`cannot read ${shown}: ${code ?? String(err)}`);
+      // a link to nothing: what is written through it would land wherever it points
+      if (isSymbolicLink(existing))
+        throw usage(`${shown} goes through a symbolic link in ${where} that leads to nothing: nap does not follow it`);
+      rest.unshift(path.basename(existing));
+      existing = path.dirname(existing);
+      continue;
+    }
+    if (!isInside(realRoot, real)) throw usage(`${shown} goes through a symbolic link that leads outside ${where}: nap does not follow it`);
+    const full = path.join(real, ...rest);
+    if (path.relative(realRoot, full).split(path.sep)[0] === '.git') throw usage(`${shown} is inside the .git folder of ${where}`);
+    return full;
+  }
+}
+
+function isSymbolicLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NapHome } from './support/nap';
@@ -217,6 +217,65 @@ describe('between platforms', () => {
     expect(withoutFolder.stderr).toBe(
       `nap: cli-project.project.json: no such file or folder in branch "main" of ${repo} (the path is from the repository's root); its project files: projects/cli-project.project.json\n`,
     );
+  });
+
+  it('reads and writes a cloned repository only inside it: links that lead out of it are not followed', async () => {
+    // what a repository someone else commits to may hold: links to the caller's own files
+    const outside = path.join(work, 'outside');
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'stolen.workflow.json'), '{"name": "not the repository\'s"}\n');
+    writeFileSync(path.join(outside, 'victim.txt'), 'kept\n');
+    const repo = path.join(work, 'links.git');
+    const tree = path.join(work, 'links');
+    execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', repo]);
+    execFileSync('git', ['init', '--quiet', '--initial-branch=main', tree]);
+    symlinkSync(outside, path.join(tree, 'secrets'));
+    mkdirSync(path.join(tree, 'workflows'));
+    symlinkSync(path.join(outside, 'stolen.workflow.json'), path.join(tree, 'workflows', 'stolen.workflow.json'));
+    symlinkSync(outside, path.join(tree, 'out'));
+    mkdirSync(path.join(tree, 'exp'));
+    symlinkSync(path.join(outside, 'victim.txt'), path.join(tree, 'exp', 'cli-complete.workflow.json'));
+    symlinkSync(path.join(outside, 'not-yet'), path.join(tree, 'nowhere'));
+    const git = (args: string[]): string =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], { cwd: tree, encoding: 'utf8' });
+    git(['add', '--all']);
+    git(['commit', '--quiet', '-m', 'links']);
+    git(['push', '--quiet', repo, 'HEAD:refs/heads/main']);
+    const inRepo = ['--repository', repo, '--reference', 'main'];
+
+    for (const [args, stderr] of [
+      [
+        ['import', 'workflows', 'secrets'],
+        'secrets goes through a symbolic link that leads outside the repository: nap does not follow it',
+      ],
+      [
+        ['import', 'workflows', 'workflows'],
+        'workflows/stolen.workflow.json goes through a symbolic link that leads outside the repository: nap does not follow it',
+      ],
+      [['import', 'workflow', '../links.git/HEAD'], '../links.git/HEAD is outside the repository'],
+      [
+        ['export', 'workflow', 'cli-complete', '--path', 'out'],
+        '--path out goes through a symbolic link that leads outside the repository: nap does not follow it',
+      ],
+      [
+        ['export', 'workflow', 'cli-complete', '--path', 'exp'],
+        'exp/cli-complete.workflow.json goes through a symbolic link that leads outside the repository: nap does not follow it',
+      ],
+      [
+        ['export', 'workflow', 'cli-complete', '--path', 'nowhere/deeper'],
+        '--path nowhere/deeper goes through a symbolic link in the repository that leads to nothing: nap does not follow it',
+      ],
+      // a sibling of the clone's folder whose name starts with the clone's: outside by path segments
+      [['export', 'workflow', 'cli-complete', '--path', '../repo-next-door'], '--path ../repo-next-door is outside the repository'],
+      [['export', 'workflow', 'cli-complete', '--path', '.git/hooks'], '--path .git/hooks is inside the .git folder of the repository'],
+    ] as const) {
+      const res = await run([...args, ...inRepo]);
+      expect({ args, code: res.code, stderr: res.stderr }).toEqual({ args, code: 4, stderr: `nap: ${stderr}\n` });
+    }
+    expect(readdirSync(outside).sort()).toEqual(['stolen.workflow.json', 'victim.txt']);
+    expect(readFileSync(path.join(outside, 'victim.txt'), 'utf8')).toBe('kept\n');
+    // the repository is unchanged: nothing was pushed
+    expect(execFileSync('git', ['log', '--format=%s', 'main'], { cwd: repo, encoding: 'utf8' })).toBe('links\n');
   });
 
   it('names the flag of a profile that no file has', async () => {

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,6 +121,41 @@ describe('the token cache', () => {
     expect(third.stderr).toMatch(/^< 401 /m);
     expect(third.stderr).toContain('/login');
     expect(readFileSync(file, 'utf8')).not.toContain(token);
+  });
+
+  it('writes a new file of its own, never through a file or link already there', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    const folder = path.join(h.home, '.cache', 'nap');
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const elsewhere = path.join(h.home, 'elsewhere.txt');
+    writeFileSync(elsewhere, 'kept\n');
+    // the temporary file's name (nap runs in this process here)
+    symlinkSync(elsewhere, path.join(folder, `tokens.json.${process.pid}.tmp`));
+    expect((await napInProcess(['get', 'roles'], { env: h.env })).code).toBe(0);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('kept\n');
+    const file = path.join(folder, 'tokens.json');
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(folder)).toEqual(['tokens.json']);
+  });
+
+  it('is not used in a folder others may write to (XDG_CACHE_HOME shared), saying so once, and the command runs', async () => {
+    const h = home();
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    const shared = path.join(h.home, 'shared');
+    const folder = path.join(shared, 'nap');
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o777);
+    // another user's token, left there for nap to use
+    writeFileSync(path.join(folder, 'tokens.json'), '{}\n');
+    const res = await napInProcess(['get', 'roles'], { env: { ...h.env, XDG_CACHE_HOME: shared } });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe(
+      `nap: the token cache is not used: ${folder} may be written by others (mode 0777); nap logs in on every run. Make the folder yours with mode 0700, or set XDG_CACHE_HOME to a folder of your own\n`,
+    );
+    expect(readFileSync(path.join(folder, 'tokens.json'), 'utf8')).toBe('{}\n');
+    expect(readdirSync(folder)).toEqual(['tokens.json']);
   });
 });
 

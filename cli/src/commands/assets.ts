@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Context } from '../context';
 import { eachItem, stopsAll } from '../each';
 import { CliError, EXIT, usage } from '../errors';
-import { exportFileName, importFiles, makeFolder, readDocuments } from '../files';
+import { exportFileName, importFiles, makeFolder, readDocuments, realPathInside } from '../files';
 import { commitAndPush, withClone } from '../git';
 import type { Client } from '../http/client';
 import { platformMessage } from '../http/client';
@@ -303,11 +303,15 @@ export async function importCommand(
   checkGitFlags(opts);
   const client = ctx.client();
   const run = async (root: string): Promise<void> => {
-    const resolved = path.resolve(root, target);
-    if (opts.repository !== undefined && !resolved.startsWith(path.resolve(root))) throw usage(`${target} is outside the repository`);
-    if (opts.repository !== undefined && !existsSync(resolved)) throw usage(notInRepository(target, root, def.kind, opts));
+    // a cloned repository is not the caller's: nothing of it is read through a link that leads out of it
+    const inClone = opts.repository !== undefined;
+    const resolved = inClone ? realPathInside(root, target, target, 'the repository') : path.resolve(root, target);
+    if (inClone && !existsSync(resolved)) throw usage(notInRepository(target, root, def.kind, opts));
+    const files = importFiles(resolved, def.kind).map((file) =>
+      inClone ? realPathInside(root, file, path.join(target, path.relative(resolved, file)), 'the repository') : file,
+    );
     const items: ImportItem[] = [];
-    for (const file of importFiles(resolved, def.kind)) for (const doc of await readDocuments(ctx, file)) items.push({ doc, file });
+    for (const file of files) for (const doc of await readDocuments(ctx, file)) items.push({ doc, file });
     portableOptions(ctx, def, opts); // the flags checked before anything is written
     await reportImport(ctx, def, items.length, (onOutcome) =>
       importDocuments(ctx, client, def, items, opts.replace === true, opts, onOutcome),
@@ -372,9 +376,12 @@ function writeProblem(err: unknown): string {
  * Writes an exported document to `<dir>/<file>` (the folder made when missing). A file there that
  * holds another document of the kind — one whose name gives the same file name, `a/b` and `a_b` —
  * is not overwritten: the export is refused (exit 4), so that a folder never loses a document.
+ * With `clone` (a cloned repository's folder), the file is written only where it really lies inside it.
  */
-function writeDocument(def: ResourceDef, dir: string, file: string, doc: Doc, shown = dir): string {
-  const full = path.join(dir, file);
+function writeDocument(def: ResourceDef, dir: string, file: string, doc: Doc, shown = dir, clone?: string): string {
+  // in a clone, a file there that is a link leading out of it is neither read nor written through
+  const full =
+    clone === undefined ? path.join(dir, file) : realPathInside(clone, path.join(dir, file), path.join(shown, file), 'the repository');
   const name = def.fileName?.(doc) ?? def.nameOf(doc);
   let before: unknown;
   try {
@@ -420,9 +427,8 @@ export async function exportCommand(ctx: Context, word: string, name: string, op
   if (opts.repository !== undefined) {
     const repository = opts.repository;
     const pushed = await withClone({ repository, reference: opts.reference, debug: debugLog(ctx) }, true, async (dir) => {
-      const target = path.resolve(dir, opts.path ?? '.');
-      if (!target.startsWith(dir)) throw usage(`--path ${opts.path ?? ''} is outside the repository`);
-      writeDocument(def, target, file, doc, opts.path ?? '.');
+      const target = realPathInside(dir, opts.path ?? '.', `--path ${opts.path ?? '.'}`, 'the repository');
+      writeDocument(def, target, file, doc, opts.path ?? '.', dir);
       return commitAndPush(dir, {
         repository,
         reference: opts.reference,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Profile } from '../config/profiles';
@@ -10,6 +10,9 @@ import { makeFolder } from '../files';
  * folder). An entry is keyed by a hash of the platform, the principal and its secret, so that a
  * changed password logs in again; the secret itself is never written. A token is used until it
  * expires (the `exp` of the platform's token, or `expires_in` of OAuth) or the platform answers 401.
+ * A cache folder that another user could change (XDG_CACHE_HOME shared, as `/tmp`: a folder or a
+ * link there that is not the user's, or one others may write to) is not used: tokens are then
+ * neither read from it nor written to it, and `warn` says so once.
  */
 export interface TokenCache {
   get(profile: Profile): string | undefined;
@@ -54,8 +57,54 @@ function expiryOf(token: string): number | undefined {
   }
 }
 
-export function createTokenCache(file: string = tokenCacheFile(), now: () => number = Date.now): TokenCache {
+/**
+ * Why the cache folder `dir` must not be used, or undefined when it may (it is the user's, and only
+ * the user may change it) or does not exist yet (it is made 0700). Both the folder and, when `dir`
+ * is a symbolic link, the link itself must be the user's: another user could point their link elsewhere.
+ */
+export function unsafeCacheFolder(dir: string): string | undefined {
+  const uid = process.getuid?.();
+  let link;
+  try {
+    link = lstatSync(dir);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT'
+      ? undefined
+      : `${dir} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  if (link.isSymbolicLink() && uid !== undefined && link.uid !== uid) return `${dir} is a symbolic link of another user (uid ${link.uid})`;
+  let folder;
+  try {
+    folder = link.isSymbolicLink() ? statSync(dir) : link;
+  } catch (err) {
+    return `${dir} is a symbolic link that leads nowhere (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  if (!folder.isDirectory()) return `${dir} is not a folder`;
+  if (uid !== undefined && folder.uid !== uid) return `${dir} belongs to another user (uid ${folder.uid})`;
+  if ((folder.mode & 0o022) !== 0) return `${dir} may be written by others (mode ${(folder.mode & 0o777).toString(8).padStart(4, '0')})`;
+  return undefined;
+}
+
+export function createTokenCache(
+  file: string = tokenCacheFile(),
+  now: () => number = Date.now,
+  warn: (message: string) => void = () => undefined,
+): TokenCache {
+  const dir = path.dirname(file);
+  let warned = false;
+  /** Whether the folder may be used now; says why not, once. */
+  const usable = (): boolean => {
+    const problem = unsafeCacheFolder(dir);
+    if (problem === undefined) return true;
+    if (!warned)
+      warn(
+        `the token cache is not used: ${problem}; nap logs in on every run. Make the folder yours with mode 0700, or set XDG_CACHE_HOME to a folder of your own`,
+      );
+    warned = true;
+    return false;
+  };
   const read = (): Record<string, Entry> => {
+    if (!usable()) return {};
     try {
       const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
       return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, Entry>) : {};
@@ -64,14 +113,21 @@ export function createTokenCache(file: string = tokenCacheFile(), now: () => num
     }
   };
   const write = (entries: Record<string, Entry>): void => {
+    const tmp = `${file}.${process.pid}.tmp`;
     try {
-      makeFolder(path.dirname(file), 0o700);
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify(entries)}\n`, { mode: 0o600 });
-      chmodSync(tmp, 0o600);
+      makeFolder(dir, 0o700);
+      if (!usable()) return;
+      // created here or not at all (`wx`): a file or link already there, left by anyone, is never written through
+      rmSync(tmp, { force: true });
+      writeFileSync(tmp, `${JSON.stringify(entries)}\n`, { mode: 0o600, flag: 'wx' });
       renameSync(tmp, file);
     } catch {
       // a cache that cannot be written only costs a login next time
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        // nothing of it was made
+      }
     }
   };
   return {
