@@ -343,7 +343,7 @@ export const ERROR_CODES = {
     status: 422,
     retryable: false,
     description:
-      'No username (or device type) for the device: neither the request nor the inventory gives one; or its private key (gw_ssh_private_key_file) cannot be read or used.',
+      'No username (or device type) for the device: neither the request nor the inventory gives one; or its private key (gw_ssh_private_key_file) cannot be read or used, or lies outside the key directory (NAP_SSH_KEY_DIR).',
   },
   DEVICE_HTTP_NOT_CONFIGURED: {
     status: 422,

@@ -90,6 +90,8 @@ beforeAll(async () => {
   };
 
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-devices-guide-'));
+  // the platform's key directory (NAP_SSH_KEY_DIR by default), where the guide's key file lies
+  supplied.KEY_DIR = path.join(dataDir, 'gateway', 'ssh-keys');
   workDir = mkdtempSync(path.join(os.tmpdir(), 'nap-devices-guide-work-'));
   mkdirSync(path.join(workDir, 'bin'));
   const shim = path.join(workDir, 'bin', 'nap');
