@@ -51,6 +51,18 @@ describe('EmbeddedStore', () => {
       );
     });
 
+    it('answers findOneJson from an index, decoding only the members asked for and filtered on', async () => {
+      const items = store.collection<{ _id: string; n: number; grp: string; s: string }>('items');
+      // without a date: stored as plain members, so the text kept is what is answered
+      await items.insertOne({ _id: 'plain', n: 1000, grp: 'p', s: 'é"\\' });
+      expect(await items.findOneJson({ n: 1000 }, ['grp'])).toEqual({
+        json: JSON.stringify(await items.findOne({ n: 1000 })),
+        doc: { grp: 'p' },
+      });
+      expect(await items.findOneJson({ n: 1000, grp: 'q' }, ['_id'])).toBeNull();
+      expect(await store.explain('items', { n: 1000 })).toMatchObject({ plan: 'index', docsExamined: 1 });
+    });
+
     it('reads only the matching documents for equality, $in and ranges on an indexed field', async () => {
       expect(await store.explain('items', { n: 42 })).toMatchObject({ plan: 'index', index: 'n_1', docsExamined: 1, returned: 1 });
       expect(await store.explain('items', { n: { $in: [1, 2, 3, 999] } })).toMatchObject({

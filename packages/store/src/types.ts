@@ -101,6 +101,14 @@ export interface Collection<T extends Doc = Doc> {
    */
   insertMany(docs: (Omit<T, '_id'> & { _id?: string })[]): Promise<T[]>;
   findOne(filter: Filter, options?: FindOptions): Promise<T | null>;
+  /**
+   * The first document matching `filter` as JSON text: the JSON value `JSON.stringify` makes of
+   * what {@link findOne} answers for it (member order may differ), with its members `members`
+   * decoded beside it. For a caller that passes a document on as JSON (a bus answer) and reads only
+   * a few members of it: the embedded store answers the text it keeps and decodes only those
+   * members and the ones `filter` names, instead of the whole document (MongoDB's is encoded).
+   */
+  findOneJson<K extends keyof T & string>(filter: Filter, members: readonly K[]): Promise<{ json: string; doc: Pick<T, K> } | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   countDocuments(filter?: Filter, options?: CountOptions): Promise<number>;
   /**

@@ -257,6 +257,28 @@ export function runStoreContractSuite(
         await expect(items.find({}, { projection: { n: 1, s: 0 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
       });
 
+      it('answers a document as JSON text with the members asked for decoded (findOneJson)', async () => {
+        const items = (await fresh()).collection('items');
+        await items.insertMany([...data, { _id: 'f', n: 6, s: 'é"\\', at: new Date(Date.UTC(2026, 0, 2)) }]);
+        const filters = [
+          { n: 2 },
+          { _id: 'a' },
+          { 'nested.k': 3, s: 'gamma' },
+          { $or: [{ n: 9 }, { s: 'epsilon' }] },
+          { n: 6 },
+          { tags: 'x', n: { $gt: 1 } },
+        ];
+        for (const filter of filters) {
+          const found = await items.findOneJson(filter, ['_id', 's', 'opt']);
+          const whole = await items.findOne(filter);
+          expect(whole).not.toBeNull();
+          expect(JSON.parse(found?.json ?? 'null')).toEqual(JSON.parse(JSON.stringify(whole)));
+          expect(found?.doc).toEqual({ _id: whole?._id, s: whole?.s, ...(whole !== null && 'opt' in whole ? { opt: whole.opt } : {}) });
+        }
+        expect(await items.findOneJson({ n: 2, s: 'alpha' }, ['_id'])).toBeNull();
+        expect(await (await fresh()).collection('none').findOneJson({ a: 1 }, ['_id'])).toBeNull();
+      });
+
       it('sorts on several keys, then skips and limits', async () => {
         const items = (await fresh()).collection('items');
         await items.insertMany([

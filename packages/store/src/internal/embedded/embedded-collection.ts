@@ -8,7 +8,7 @@ import { badRequest, keyTooLong } from '../errors';
 import { filterWithNulls, updateWithoutUndefined } from '../parity';
 import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { collectionDef } from './catalog';
-import { encodeDoc } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeDoc, storedMembers } from './doc-codec';
 import { writeByMembers } from './member-writes';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
@@ -41,6 +41,20 @@ function filterId(filter: Filter): string | undefined {
   if (typeof id === 'string') return id;
   if (isPlainObject(id) && typeof id.$eq === 'string') return id.$eq;
   return undefined;
+}
+
+/**
+ * The top-level members a filter reads (`a` of `a.b`), or undefined when it has a top-level
+ * operator (`$and`, `$or`, …): then what it reads is not worked out, and documents are read whole.
+ */
+function filterMembers(filter: Filter): string[] | undefined {
+  const out: string[] = [];
+  for (const key of Object.keys(filter)) {
+    if (key.startsWith('$')) return undefined;
+    const dot = key.indexOf('.');
+    out.push(dot === -1 ? key : key.slice(0, dot));
+  }
+  return out;
 }
 
 function withId(id: string, doc: Record<string, unknown>): Doc {
@@ -105,6 +119,28 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
     },
 
     find: (filter, options) => findMany(filter ?? {}, options),
+
+    findOneJson(rawFilter, members) {
+      const filter = filterWithNulls(rawFilter);
+      const read = filterMembers(filter);
+      // a document of the members format is matched on the members the filter reads, and answered as the text it is stored as
+      const names = read === undefined ? undefined : new Set(['_id', ...read, ...members]);
+      const texts = new WeakMap<Doc, string>();
+      const decode = (text: string): Doc => {
+        const stored = names === undefined ? undefined : storedMembers(text);
+        if (names === undefined || stored === undefined) return decodeDoc(text);
+        const doc = decodeMembers(stored, names);
+        texts.set(doc, stored.body);
+        return doc;
+      };
+      return engine.read((dbs, catalog) => {
+        const [doc] = runQuery(dbs, collectionDef(catalog, name), filter, { limit: 1, decode });
+        if (doc === undefined) return null;
+        const picked: Record<string, unknown> = {};
+        for (const member of members) if (Object.hasOwn(doc, member)) picked[member] = doc[member];
+        return { json: texts.get(doc) ?? JSON.stringify(doc), doc: picked as Doc };
+      });
+    },
 
     async findOne(filter, options = {}) {
       const [doc] = await findMany(filter ?? {}, merged(options, { limit: 1 }));

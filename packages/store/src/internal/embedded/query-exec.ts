@@ -36,6 +36,8 @@ export interface QueryOptions {
   sort?: SortSpec;
   skip?: number;
   limit?: number;
+  /** How a stored document is read (`decodeDoc` unless said): a reader that needs some members only decodes those. */
+  decode?: (text: string) => Doc;
 }
 
 export function docKey(collection: CollectionDef, id: string): Buffer {
@@ -61,12 +63,13 @@ class Reader {
     private readonly dbs: StoreDbs,
     private readonly collection: CollectionDef,
     readonly stats: QueryStats,
+    private readonly decode: (text: string) => Doc = decodeDoc,
   ) {}
 
   doc(id: string): Doc | undefined {
     this.stats.docsExamined++;
     const text = this.dbs.docs.get(docKey(this.collection, id));
-    return text === undefined ? undefined : decodeDoc(text);
+    return text === undefined ? undefined : this.decode(text);
   }
 
   /**
@@ -120,7 +123,7 @@ class Reader {
         };
     for (const { value } of this.dbs.docs.getRange(range)) {
       this.stats.docsExamined++;
-      yield decodeDoc(value);
+      yield this.decode(value);
     }
   }
 
@@ -403,7 +406,7 @@ export function runQuery(
     stats.plan = 'empty';
     return [];
   }
-  const reader = new Reader(dbs, collection, stats);
+  const reader = new Reader(dbs, collection, stats, options.decode);
   const plan = choosePlan({
     collection,
     filter,

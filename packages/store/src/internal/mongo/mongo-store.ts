@@ -212,6 +212,15 @@ function createMongoCollection(driver: DriverCollection<MongoDoc>): Collection<D
     findOne: (filter, options) =>
       run(async (bound) => toDocOrNull(await driver.findOne(asFilter(filter), { ...findOptions(options), ...bound }))),
 
+    findOneJson: (filter, members) =>
+      run(async (bound) => {
+        const doc = toDocOrNull(await driver.findOne(asFilter(filter), bound));
+        if (doc === null) return null;
+        const picked: Record<string, unknown> = {};
+        for (const member of members) if (Object.hasOwn(doc, member)) picked[member] = doc[member];
+        return { json: JSON.stringify(doc), doc: picked as Doc };
+      }),
+
     countDocuments: (filter, options = {}) =>
       run((bound) => driver.countDocuments(asFilter(filter), { ...(options.limit ? { limit: Math.trunc(options.limit) } : {}), ...bound })),
 
