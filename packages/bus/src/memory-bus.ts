@@ -347,7 +347,7 @@ export class MemoryBus implements Bus {
 
   async publishEvent(subject: string, data: Uint8Array, headers?: BusHeaders): Promise<{ seq: number }> {
     for (let wait = this.broker.roomFor(1); wait !== undefined; wait = this.broker.roomFor(1)) await wait;
-    return { seq: this.storeEvent(subject, data, headers) };
+    return { seq: this.storeEvent(subject, copyBytes(data), headers) };
   }
 
   async publishEvents(events: readonly OutgoingEvent[]): Promise<PublishedEvents> {
@@ -359,7 +359,7 @@ export class MemoryBus implements Bus {
     }
     for (const event of events) {
       try {
-        seqs.push(this.storeEvent(event.subject, event.data, event.headers));
+        seqs.push(this.storeEvent(event.subject, event.handOver === true ? event.data : copyBytes(event.data), event.headers));
       } catch (error) {
         return { seqs, error };
       }
@@ -367,11 +367,12 @@ export class MemoryBus implements Bus {
     return { seqs };
   }
 
+  /** Stores an event; `data` is the bus's to keep (a copy, or bytes handed over). */
   private storeEvent(subject: string, data: Uint8Array, headers: BusHeaders | undefined): number {
     assertEventSubject(subject);
     assertValidHeaders(headers);
     if (this.closed) throw closedError(`publish an event on "${subject}"`);
-    const event: StoredEvent = this.broker.log.append(subject, copyBytes(data), copyHeaders(headers));
+    const event: StoredEvent = this.broker.log.append(subject, data, copyHeaders(headers));
     return event.seq;
   }
 

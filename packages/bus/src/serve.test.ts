@@ -7,7 +7,7 @@ import type { NatsServer } from '@nap/testing';
 import { createBusClient } from './client';
 import { createMemoryBus } from './memory-bus';
 import { createNatsBus } from './nats-bus';
-import { serve } from './serve';
+import { jsonTextReply, serve } from './serve';
 import type { Bus, RegisteredService } from './types';
 
 const logger = createLogger({ name: 'serve-test', level: 'silent' });
@@ -56,6 +56,10 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
           if (input.params.groupId === 'boom') throw new Error('secret internal detail');
           if (input.params.groupId === 'missing') throw new AppError('GROUP_NOT_FOUND', 'No group with id "missing"');
           if (input.params.groupId === 'slow') await new Promise((r) => setTimeout(r, 500));
+          if (input.params.groupId.startsWith('text')) {
+            const json = JSON.stringify({ _id: input.params.groupId, name: 'g "é"', members: [1, { a: null }] });
+            return input.params.groupId === 'text' ? jsonTextReply(json) : jsonTextReply(json, 203);
+          }
           return { _id: input.params.groupId, name: 'g' };
         },
       },
@@ -73,6 +77,12 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
 
   it('answers with the handler result and the catalog status', async () => {
     await expect(call('g1')).resolves.toEqual({ status: 200, body: { _id: 'g1', name: 'g' } });
+  });
+
+  it('answers JSON text as it is, with the catalog status or the one given', async () => {
+    const body = { name: 'g "é"', members: [1, { a: null }] };
+    await expect(call('text')).resolves.toEqual({ status: 200, body: { _id: 'text', ...body } });
+    await expect(call('text203')).resolves.toEqual({ status: 203, body: { _id: 'text203', ...body } });
   });
 
   it('gives the handler its context, the logger made on first use', async () => {

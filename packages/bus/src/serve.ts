@@ -78,7 +78,7 @@ export type AuditSink = Pick<HandlerContext, 'audit'>;
 export type Handler<in out Id extends OperationId> = (
   input: InputOf<Id>,
   ctx: HandlerContext,
-) => Promise<ResponseOf<Id> | Reply<ResponseOf<Id>> | RawReply>;
+) => Promise<ResponseOf<Id> | Reply<ResponseOf<Id>> | RawReply | JsonTextReply<ResponseOf<Id>>>;
 
 /**
  * Handlers of service `S` keyed by operation name; each is typed by its own operation, so a handler
@@ -125,6 +125,25 @@ export interface RawReply {
   continueWith?: Record<string, string>;
 }
 
+/**
+ * The operation's JSON body as JSON text already (a document as its store keeps it), answered as it
+ * is: the answer is the same as the value's, without decoding it to encode it again. `T` is what the
+ * text holds, as the handler vouches.
+ */
+export interface JsonTextReply<T = unknown> {
+  [REPLY]: 'jsonText';
+  /** The catalog's when absent. */
+  status?: number;
+  json: string;
+  /** Never set: carries `T`, so that a handler's answer is still checked against its operation's. */
+  readonly body?: T;
+}
+
+/** A JSON answer given as its text (see {@link JsonTextReply}), with the catalog's status unless `status` is given. */
+export function jsonTextReply<T>(json: string, status?: number): JsonTextReply<T> {
+  return status === undefined ? { [REPLY]: 'jsonText', json } : { [REPLY]: 'jsonText', status, json };
+}
+
 /** The operation's JSON body with another status than the catalog's (202 for work accepted and still under way, …). */
 export function reply<T>(status: number, body: T): Reply<T> {
   return { [REPLY]: 'json', status, body };
@@ -145,7 +164,7 @@ export function rawReply(
   return out;
 }
 
-function isReply(value: unknown): value is Reply | RawReply {
+function isReply(value: unknown): value is Reply | RawReply | JsonTextReply {
   return typeof value === 'object' && value !== null && REPLY in value;
 }
 
@@ -489,6 +508,7 @@ class RequestContext implements HandlerContext {
 function toOutcome(op: OperationDef, result: unknown): Outcome {
   if (!isReply(result)) return { status: op.response.status, data: encodeJson(result) };
   if (result[REPLY] === 'json') return { status: result.status, data: encodeJson(result.body) };
+  if (result[REPLY] === 'jsonText') return { status: result.status ?? op.response.status, data: Buffer.from(result.json, 'utf8') };
   const data = typeof result.body === 'string' ? Buffer.from(result.body, 'utf8') : result.body;
   const out: Outcome = { status: result.status, data, contentType: result.contentType };
   if (result.filename !== undefined) out.filename = result.filename;

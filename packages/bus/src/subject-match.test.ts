@@ -1,4 +1,4 @@
-import { isSubsetPattern, isValidPattern, isValidSubject, subjectMatches } from './subject-match';
+import { isSubsetPattern, isValidPattern, isValidSubject, subjectMatcher, subjectMatches } from './subject-match';
 
 /** The rules as first written (split into tokens each time): what the walking versions must agree with. */
 const reference = {
@@ -60,6 +60,7 @@ describe('subject rules', () => {
         const expected = reference.subjectMatches(pattern, subject);
         if (expected) matched += 1;
         if (subjectMatches(pattern, subject) !== expected) wrong.push(`${pattern} ~ ${subject}`);
+        if (subjectMatcher(pattern)(subject) !== expected) wrong.push(`matcher ${pattern} ~ ${subject}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -79,5 +80,7 @@ describe('subject rules', () => {
     const missed = Array.from({ length: 2_500 }, (_, i) => i).filter((i) => !subjectMatches(`p${i}.*`, `p${i}.x`));
     expect(missed).toEqual([]);
     expect(subjectMatches('p0.*', 'p1.x')).toBe(false);
+    expect(Array.from({ length: 2_500 }, (_, i) => i).filter((i) => !subjectMatcher(`p${i}.*.x`)(`p${i}.y.x`))).toEqual([]);
+    expect(subjectMatcher('p0.*.x')('p1.y.x')).toBe(false);
   });
 });

@@ -83,6 +83,42 @@ export function subjectMatches(pattern: string, subject: string): boolean {
   return start === -1;
 }
 
+/** A test of concrete subjects against one pattern (see {@link subjectMatcher}). */
+export type SubjectMatcher = (subject: string) => boolean;
+
+const patternMatchers = new Map<string, SubjectMatcher>();
+
+/**
+ * The test {@link subjectMatches} makes with `pattern`, made for the pattern once (and kept, as its
+ * tokens are): a pattern without wildcards is compared whole, and one with them first checks the
+ * literal tokens before its first wildcard and its last token, which is all it takes to refuse most
+ * subjects (an event stream's consumers each filter a few of its subjects) or, for `prefix.>`, to match.
+ */
+export function subjectMatcher(pattern: string): SubjectMatcher {
+  let matcher = patternMatchers.get(pattern);
+  if (matcher === undefined) {
+    matcher = compileMatcher(pattern);
+    if (patternMatchers.size >= MAX_CACHED_PATTERNS) patternMatchers.clear();
+    patternMatchers.set(pattern, matcher);
+  }
+  return matcher;
+}
+
+function compileMatcher(pattern: string): SubjectMatcher {
+  const tokens = pattern.split('.');
+  let literal = 0;
+  while (literal < tokens.length && tokens[literal] !== '*' && tokens[literal] !== '>') literal++;
+  if (literal === tokens.length) return (subject) => subject === pattern;
+  // a subject matching has these tokens first, and more after them
+  const prefix = literal === 0 ? '' : `${tokens.slice(0, literal).join('.')}.`;
+  if (literal === tokens.length - 1 && tokens[literal] === '>') return (subject) => subject.startsWith(prefix);
+  const last = tokens[tokens.length - 1] as string;
+  if (last === '*' || last === '>') return (subject) => subject.startsWith(prefix) && subjectMatches(pattern, subject);
+  // its last token is the pattern's, after a dot (a wildcard comes before it)
+  const suffix = `.${last}`;
+  return (subject) => subject.startsWith(prefix) && subject.endsWith(suffix) && subjectMatches(pattern, subject);
+}
+
 /**
  * True when every subject that `filter` matches is also matched by `pattern`, e.g. `nap.evt.job.*`
  * is a subset of `nap.evt.>` but `nap.>` is not. This is the check JetStream applies to a consumer

@@ -145,6 +145,12 @@ export interface OutgoingEvent {
   subject: string;
   data: Uint8Array;
   headers?: BusHeaders;
+  /**
+   * The caller hands `data` over: it made the bytes for this event and never touches them again, so
+   * the in-process bus keeps them as they are rather than a copy of its own (its consumers get copies
+   * either way).
+   */
+  handOver?: boolean;
 }
 
 /** What {@link Bus.publishEvents} stored: the sequences of the events stored, in order, and why the next one was not. */

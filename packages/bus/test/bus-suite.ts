@@ -648,6 +648,11 @@ export function runBusSuite(target: BusSuiteTarget): void {
         const data = Buffer.from('event-data');
         await bus.publishEvent(subjectFor(1), data);
         data.fill(120);
+        const batch = Buffer.from('batch-data');
+        await bus.publishEvents([{ subject: subjectFor(2), data: batch }]);
+        batch.fill(120);
+        // bytes handed over are kept as they are: still no consumer sees another's scribbles
+        await bus.publishEvents([{ subject: subjectFor(3), data: Buffer.from('handed-over'), handOver: true }]);
         const scribbler = await bus.consumeEvents(
           'nap.evt.workflow.job.>',
           (e) => {
@@ -657,8 +662,8 @@ export function runBusSuite(target: BusSuiteTarget): void {
         );
         const got = new Collector<BusEvent>();
         const reader = await bus.consumeEvents('nap.evt.workflow.job.>', got.push, { deliver: 'all' });
-        const [event] = await got.waitFor(1);
-        expect(text(event?.data ?? new Uint8Array())).toBe('event-data');
+        const events = await got.waitFor(3);
+        expect(events.map((e) => text(e.data))).toEqual(['event-data', 'batch-data', 'handed-over']);
         await scribbler.unsubscribe();
         await reader.unsubscribe();
       });

@@ -1,5 +1,5 @@
 import type { BusHeaders } from '../types';
-import { subjectMatches } from '../subject-match';
+import { subjectMatcher, type SubjectMatcher } from '../subject-match';
 
 /** One event as the in-memory stream keeps it. */
 export interface StoredEvent {
@@ -36,7 +36,7 @@ export class EventLog {
   private lastSeq = 0;
   private bytes = 0;
   /** Who hears of appends, each with the filter of the subjects it is told of (all when undefined). */
-  private readonly listeners = new Map<() => void, string | undefined>();
+  private readonly listeners = new Map<() => void, SubjectMatcher | undefined>();
 
   /**
    * `firstSeq` is the sequence of the first event to be stored (1 for a stream new to the world;
@@ -65,9 +65,10 @@ export class EventLog {
   /** Sequence of the last kept event whose subject matches `filter` (0 when none does). */
   lastMatching(filter: string): number {
     this.expire();
+    const matches = subjectMatcher(filter);
     for (let i = this.entries.length - 1; i >= this.head; i--) {
       const event = this.entries[i];
-      if (event !== undefined && subjectMatches(filter, event.subject)) return event.seq;
+      if (event !== undefined && matches(event.subject)) return event.seq;
     }
     return 0;
   }
@@ -90,7 +91,7 @@ export class EventLog {
    * deliver: every event used to wake every consumer, each to find nothing for it.
    */
   onAppend(listener: () => void, filter?: string): () => void {
-    this.listeners.set(listener, filter);
+    this.listeners.set(listener, filter === undefined ? undefined : subjectMatcher(filter));
     return () => this.listeners.delete(listener);
   }
 
@@ -109,7 +110,7 @@ export class EventLog {
     this.bytes += event.size;
     while (this.bytes > this.maxBytes && this.head < this.entries.length) this.dropHead();
     this.compact();
-    for (const [listener, filter] of this.listeners) if (filter === undefined || subjectMatches(filter, subject)) listener();
+    for (const [listener, matches] of this.listeners) if (matches === undefined || matches(subject)) listener();
     return event;
   }
 
@@ -121,9 +122,10 @@ export class EventLog {
    */
   next(fromSeq: number, filter: string): { event: StoredEvent | undefined; nextSeq: number } {
     this.expire();
+    const matches = subjectMatcher(filter);
     for (let i = this.indexOf(fromSeq); i < this.entries.length; i++) {
       const event = this.entries[i];
-      if (event !== undefined && subjectMatches(filter, event.subject)) return { event, nextSeq: event.seq + 1 };
+      if (event !== undefined && matches(event.subject)) return { event, nextSeq: event.seq + 1 };
     }
     return { event: undefined, nextSeq: Math.max(fromSeq, this.lastSeq + 1) };
   }

@@ -1,6 +1,6 @@
 import { ALL_EVENTS, EVENT_PREFIX } from '@nap/contracts';
 import type { EventConsumerOptions, EventDelivery } from '../types';
-import { isSubsetPattern, isValidPattern, isValidSubject } from '../subject-match';
+import { isSubsetPattern, isValidPattern, isValidSubject, subjectMatcher } from '../subject-match';
 import { invalidArgument } from './errors';
 import { assertName } from './services';
 
@@ -60,7 +60,8 @@ export function resolveConsumerSettings(settings: EventConsumerSettings | undefi
 
 /** Refuses an event subject outside the stream, as JetStream would (it has no stream to store it). */
 export function assertEventSubject(subject: string): void {
-  if (!isValidSubject(subject) || !isSubsetPattern(subject, EVENT_SUBJECTS)) {
+  // a concrete subject is within the stream's subjects when it matches them
+  if (!isValidSubject(subject) || !subjectMatcher(EVENT_SUBJECTS)(subject)) {
     throw invalidArgument(`Event subject "${subject}" is not valid: events go to concrete subjects under ${EVENT_PREFIX}.`);
   }
 }
