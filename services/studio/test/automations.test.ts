@@ -358,6 +358,13 @@ describe('group-based access to workflow documents', () => {
     expect(denied.body).toMatchObject({ code: 'GROUP_ACCESS_DENIED', message: expect.stringContaining(shared._id) });
     expect((denied.body as { message: string }).message).not.toContain('Team A only');
     expect((await platform.http('GET', `/automation-studio/automations/${open._id}`, { token: bob.token })).status).toBe(200);
+    // the engine reads it on the bus as the caller who starts a job: the same rule, answered by name as asked
+    const read = (caller: Caller) => bus.call('studio.getWorkflow', { body: { name: 'Team A only' } }, { caller });
+    await expect(read(callerOf('bob', ['operations'], []))).rejects.toMatchObject({
+      code: 'GROUP_ACCESS_DENIED',
+      message: expect.stringContaining('"Team A only"'),
+    });
+    expect((await read(callerOf('alice', ['operations'], [alice.groupId]))).body).toEqual(shared);
 
     const names = async (token: string): Promise<string[]> =>
       ((await platform.http('GET', '/automation-studio/automations?limit=500', { token })).body as { items: WorkflowDocument[] }).items.map(

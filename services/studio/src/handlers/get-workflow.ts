@@ -1,5 +1,6 @@
-import type { Handler } from '@nap/bus';
+import { jsonTextReply, type Handler } from '@nap/bus';
 import { AppError, candidateNames } from '@nap/contracts';
+import type { StoredWorkflowDocument } from '@nap/contracts';
 import { assertAccess } from '../domain/access';
 import type { StudioContext } from '../context';
 
@@ -13,14 +14,17 @@ export function getWorkflow(svc: StudioContext): Handler<'studio.getWorkflow'> {
   return async (input) => {
     const { name, id, from } = input.body;
     const names = name === undefined ? [] : candidateNames(name, from);
-    let doc = id !== undefined ? await svc.workflows.findById(id) : null;
+    // answered as the text the store keeps: only what is checked here is decoded
+    const members = ['_id', 'name', 'groups'] as const;
+    let found = id !== undefined ? await svc.workflows.findJsonById(id, members) : null;
     if (id === undefined) {
       for (const candidate of names) {
-        doc = await svc.workflows.findByName(candidate);
-        if (doc !== null) break;
+        found = await svc.workflows.findJsonByName(candidate, members);
+        if (found !== null) break;
       }
     }
-    if (doc === null || (name !== undefined && !names.includes(doc.name))) {
+    const doc = found?.doc;
+    if (found === null || doc === undefined || (name !== undefined && !names.includes(doc.name))) {
       const byName = names.map((n) => `"${n}"`).join(' or ');
       throw new AppError(
         'WORKFLOW_NOT_FOUND',
@@ -28,6 +32,6 @@ export function getWorkflow(svc: StudioContext): Handler<'studio.getWorkflow'> {
       );
     }
     assertAccess(input.caller, doc, 'workflow', id ?? name ?? doc._id);
-    return doc;
+    return jsonTextReply<StoredWorkflowDocument>(found.json);
   };
 }

@@ -99,6 +99,19 @@ export class NamedDocuments<T extends NamedDoc> {
     return this.docs.findOne({ name: { $eq: name } });
   }
 
+  /**
+   * The document with id `id` as JSON text (what a bus answer carries), with its members `members`
+   * decoded beside it: for an answer that passes the document on without reading the rest of it.
+   */
+  async findJsonById<K extends keyof T & string>(id: string, members: readonly K[]): Promise<{ json: string; doc: Pick<T, K> } | null> {
+    return this.docs.findOneJson({ _id: id }, members);
+  }
+
+  /** {@link findJsonById} by name. */
+  async findJsonByName<K extends keyof T & string>(name: string, members: readonly K[]): Promise<{ json: string; doc: Pick<T, K> } | null> {
+    return this.docs.findOneJson({ name: { $eq: name } }, members);
+  }
+
   /** The document with this id; 404 otherwise. */
   async get(id: string): Promise<T> {
     const doc = await this.findById(id);
