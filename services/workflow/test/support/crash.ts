@@ -58,33 +58,38 @@ export class CrashSwitch {
   }
 }
 
-/**
- * A write whose answer comes late: the first call for which `when` holds (given its arguments) runs,
- * so the store has its write and every reader sees it, but its caller gets the answer only once
- * {@link release} is called (as under load, when the flush to disk that a write's answer waits for
- * takes long and other readers of the store go on meanwhile).
- */
-export class LateAnswer {
-  private when: ((collection: string, method: string, args: unknown[]) => boolean) | undefined;
-  private open: (() => void) | undefined;
-  private readonly released: Promise<void>;
-  private holds = false;
+/** Which calls a hold catches: the first for which this holds, given the collection, method and arguments. */
+type CallMatch = (collection: string, method: string, args: unknown[]) => boolean;
 
-  constructor(when: (collection: string, method: string, args: unknown[]) => boolean) {
+/**
+ * The first call of the wrapped collections that `when` matches is held until {@link release}:
+ * before it runs ({@link HeldCall}) or after it ran, its answer held ({@link LateAnswer}); later
+ * calls go through.
+ */
+abstract class StoreCallHold {
+  private when: CallMatch | undefined;
+  private open: (() => void) | undefined;
+  protected readonly released: Promise<void>;
+  protected holds = false;
+
+  constructor(when: CallMatch) {
     this.when = when;
     this.released = new Promise<void>((resolve) => (this.open = resolve));
   }
 
-  /** True once the call was made (its write is in the store) and its answer is held. */
+  /** True once the call was made and is held. */
   get holding(): boolean {
     return this.holds;
   }
 
-  /** Hands the held answer (and any later one) over. */
+  /** Lets the held call, or its answer, (and any later one) go on. */
   release(): void {
     this.when = undefined;
     this.open?.();
   }
+
+  /** The matched call, held as this kind of hold holds it. */
+  protected abstract hold(run: () => unknown): unknown;
 
   wrap<T extends Doc>(collection: Collection<T>): Collection<T> {
     return new Proxy(collection, {
@@ -93,14 +98,10 @@ export class LateAnswer {
         if (typeof value !== 'function') return value;
         const method = String(prop);
         return (...args: unknown[]) => {
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          if (!(result instanceof Promise) || !this.when?.(target.name, method, args)) return result;
+          const run = () => (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (!this.when?.(target.name, method, args)) return run();
           this.when = undefined;
-          return result.then(async (answer) => {
-            this.holds = true;
-            await this.released;
-            return answer;
-          });
+          return this.hold(run);
         };
       },
     });
@@ -108,45 +109,31 @@ export class LateAnswer {
 }
 
 /**
- * A call held before it runs: the first call for which `when` holds (given its arguments) waits,
- * unsent to the store, until {@link release} is called; later calls go through. A test orders two
- * engines' writes with it (one engine's write lands between another's read and its own write).
+ * A write whose answer comes late: the first call `when` matches runs, so the store has its write
+ * and every reader sees it, but its caller gets the answer only once {@link release} is called (as
+ * under load, when the flush to disk that a write's answer waits for takes long and other readers of
+ * the store go on meanwhile). {@link holding}: the write is in the store and its answer held.
  */
-export class HeldCall {
-  private when: ((collection: string, method: string, args: unknown[]) => boolean) | undefined;
-  private open: (() => void) | undefined;
-  private readonly released: Promise<void>;
-  private holds = false;
-
-  constructor(when: (collection: string, method: string, args: unknown[]) => boolean) {
-    this.when = when;
-    this.released = new Promise<void>((resolve) => (this.open = resolve));
-  }
-
-  /** True once the call was made and is held (nothing of it reached the store). */
-  get holding(): boolean {
-    return this.holds;
-  }
-
-  /** Lets the held call (and any later one) run. */
-  release(): void {
-    this.when = undefined;
-    this.open?.();
-  }
-
-  wrap<T extends Doc>(collection: Collection<T>): Collection<T> {
-    return new Proxy(collection, {
-      get: (target, prop, receiver) => {
-        const value: unknown = Reflect.get(target, prop, receiver);
-        if (typeof value !== 'function') return value;
-        const method = String(prop);
-        return (...args: unknown[]) => {
-          if (!this.when?.(target.name, method, args)) return (value as (...a: unknown[]) => unknown).apply(target, args);
-          this.when = undefined;
-          this.holds = true;
-          return this.released.then(() => (value as (...a: unknown[]) => unknown).apply(target, args));
-        };
-      },
+export class LateAnswer extends StoreCallHold {
+  protected hold(run: () => unknown): unknown {
+    const result = run();
+    if (!(result instanceof Promise)) return result;
+    return result.then(async (answer) => {
+      this.holds = true;
+      await this.released;
+      return answer;
     });
+  }
+}
+
+/**
+ * A call held before it runs: the first call `when` matches waits, unsent to the store, until
+ * {@link release} is called. A test orders two engines' writes with it (one engine's write lands
+ * between another's read and its own write). {@link holding}: nothing of the call reached the store.
+ */
+export class HeldCall extends StoreCallHold {
+  protected hold(run: () => unknown): unknown {
+    this.holds = true;
+    return this.released.then(run);
   }
 }
