@@ -11,6 +11,7 @@ import { Authenticator } from '../src/auth/authenticator';
 import type { AccessChange } from '../src/auth/authenticator';
 import { createEventStreams } from '../src/sse';
 import type { EventStreams } from '../src/sse';
+import { streamEnd } from '../../test/support/sse';
 
 /**
  * Open event streams follow their callers' access with one check per set of credentials: however
@@ -119,21 +120,6 @@ async function open(h: Harness, token: string): Promise<Response> {
   return res;
 }
 
-/** 'ended' when the server ends the stream; 'open' when it is still open after `boundMs` (a bound against a hang, not a timing). */
-async function endOf(res: Response, boundMs = 10_000): Promise<'ended' | 'open'> {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  let bound: NodeJS.Timeout | undefined;
-  const open = new Promise<'open'>((resolve) => (bound = setTimeout(() => resolve('open'), boundMs)));
-  const ended = (async () => {
-    while (!(await reader.read()).done);
-    return 'ended' as const;
-  })();
-  const outcome = await Promise.race([ended, open]);
-  clearTimeout(bound);
-  if (outcome === 'open') await reader.cancel();
-  return outcome;
-}
-
 async function groupChanged(h: Harness, groupId: string): Promise<void> {
   await h.bus.publishEvent(eventSubject('admin', 'group', groupId, 'groupChanged'), Buffer.from(JSON.stringify({ groupId })));
 }
@@ -158,7 +144,7 @@ it('checks the many streams of one caller with one resolution of its session, an
   // alice is taken out of the group whose roles change: every one of her streams ends
   h.callers.set(sidOf(alice), person('alice', []));
   await groupChanged(h, GROUP);
-  expect(await Promise.all(alices.map((res) => endOf(res)))).toEqual(Array.from({ length: 6 }, () => 'ended'));
+  expect(await Promise.all(alices.map((res) => streamEnd(res, 10_000)))).toEqual(Array.from({ length: 6 }, () => 'ended'));
   expect(Object.fromEntries(h.resolutions)).toEqual({ [sidOf(alice)]: 1 });
   for (const res of bobs) await res.body?.cancel();
 });
@@ -181,7 +167,7 @@ it('makes one more check after changes heard while one runs, not one each, and e
   delete h.gate.wait;
   release();
 
-  expect(await Promise.all(streams.map((res) => endOf(res)))).toEqual(['ended', 'ended', 'ended']);
+  expect(await Promise.all(streams.map((res) => streamEnd(res, 10_000)))).toEqual(['ended', 'ended', 'ended']);
   expect(h.resolutions.get(sidOf(alice))).toBe(2);
   stopHearing();
 });
@@ -192,6 +178,6 @@ it('after a change that may concern anyone (events missed while the bus was away
   h.resolutions.clear();
   for (const { id, token } of people) h.callers.set(sidOf(token), person(id, []));
   h.authenticator.clear();
-  expect(await Promise.all(streams.map((res) => endOf(res)))).toEqual(streams.map(() => 'ended'));
+  expect(await Promise.all(streams.map((res) => streamEnd(res, 10_000)))).toEqual(streams.map(() => 'ended'));
   expect(Object.fromEntries(h.resolutions)).toEqual(Object.fromEntries(people.map(({ token }) => [sidOf(token), 1])));
 });

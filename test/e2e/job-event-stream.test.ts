@@ -3,7 +3,7 @@ import type { JobDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createAutomation, greetWorkflow, waitForJob } from '../support/automation';
-import { readEvents } from '../support/sse';
+import { readEvents, streamEnd } from '../support/sse';
 import type { Frame } from '../support/sse';
 
 /**
@@ -151,21 +151,6 @@ it('shows a caller only the jobs it may see, and refuses a bad filter before str
   expect((await fetch(`${platform.url}/operations-manager/events`)).status).toBe(401);
 });
 
-/** 'ended' when the server ends the stream; 'open' when it is still open after `boundMs` (a bound against a hang, not a timing). */
-async function endOf(res: Response, boundMs = 20_000): Promise<'ended' | 'open'> {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  let bound: NodeJS.Timeout | undefined;
-  const open = new Promise<'open'>((resolve) => (bound = setTimeout(() => resolve('open'), boundMs)));
-  const ended = (async () => {
-    while (!(await reader.read()).done);
-    return 'ended' as const;
-  })();
-  const outcome = await Promise.race([ended, open]);
-  clearTimeout(bound);
-  if (outcome === 'open') await reader.cancel();
-  return outcome;
-}
-
 it('ends the stream of a caller that loses access (logged out, taken out of its group, deactivated); reconnecting is refused', async () => {
   const admin = token;
   const group = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name: 'revoked-readers' } } });
@@ -190,7 +175,7 @@ it('ends the stream of a caller that loses access (logged out, taken out of its 
     const all = await follow('', {}, who.token);
     expect({ change, status: all.status }).toEqual({ change, status: 200 });
     expect({ change, status: (await make(who)).status }).toEqual({ change, status: 200 });
-    expect({ change, all: await endOf(all) }).toEqual({ change, all: 'ended' });
+    expect({ change, all: await streamEnd(all) }).toEqual({ change, all: 'ended' });
     // out of its group it holds no role any more
     const refused = change === 'taken out of its group' ? 403 : 401;
     expect({ change, reconnect: (await follow('', {}, who.token)).status }).toEqual({ change, reconnect: refused });

@@ -40,3 +40,18 @@ export async function readEvents(res: Response, onFrame: (frame: Frame) => void 
     clearTimeout(timer);
   }
 }
+
+/** 'ended' when the server ends the stream; 'open' when it is still open after `boundMs` (a bound against a hang, not a timing). */
+export async function streamEnd(res: Response, boundMs = 20_000): Promise<'ended' | 'open'> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  let bound: NodeJS.Timeout | undefined;
+  const open = new Promise<'open'>((resolve) => (bound = setTimeout(() => resolve('open'), boundMs)));
+  const ended = (async () => {
+    while (!(await reader.read()).done);
+    return 'ended' as const;
+  })();
+  const outcome = await Promise.race([ended, open]);
+  clearTimeout(bound);
+  if (outcome === 'open') await reader.cancel();
+  return outcome;
+}
