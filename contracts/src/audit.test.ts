@@ -80,6 +80,8 @@ describe('canonical JSON', () => {
       { in: { order: 1 }, out: { of: 1, order: 2 } },
       { skipped: undefined, kept: [undefined, 1] },
       { when: new Date(0), nested: { when: new Date(1) } },
+      // parsed JSON may hold a member named __proto__, out of order: kept as a member, not a prototype
+      JSON.parse('{"b":1,"__proto__":{"x":1},"a":{"z":1,"__proto__":2}}') as unknown,
       'text',
       5,
       null,

@@ -148,7 +148,8 @@ function inCanonicalOrder(value: unknown): unknown {
   if (!inOrder && keys.some((k) => INDEX_KEY.test(k))) return NOT_PLAIN;
   const order = keys.map((_, i) => i);
   if (!inOrder) order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
-  const copy: Record<string, unknown> = {};
+  // no prototype: a member named __proto__ (parsed JSON may hold one) stays a member
+  const copy = Object.create(null) as Record<string, unknown>;
   for (const i of order) if (values[i] !== undefined) copy[keys[i] as string] = values[i];
   return copy;
 }
