@@ -42,6 +42,16 @@ export function noSecrets(from?: FoundSecrets): FoundSecrets {
 }
 
 /**
+ * Adds the secret texts a service holds itself (an integration's password, a device's, a session
+ * cookie) to `found`, each from {@link MIN_SECRET_CHARS} characters on (shorter ones and undefined
+ * are left out): `found` itself, for a chain of calls.
+ */
+export function addSecretTexts(found: FoundSecrets, ...texts: (string | undefined)[]): FoundSecrets {
+  for (const text of texts) if (text !== undefined && text.length >= MIN_SECRET_CHARS) found.texts.add(text);
+  return found;
+}
+
+/**
  * Adds to `found` the secrets of `value` by the platform's policy: the strings and numbers held by
  * members with a secret name (at any depth below one: `credentials.username` too), and key material
  * under any name; and for an object that has a user member beside a secret one, `user:secret` (what

@@ -1,4 +1,4 @@
-import { AppError, SECRET_MASK, findSecrets, noSecrets, secretMask } from '@nap/contracts';
+import { AppError, SECRET_MASK, addSecretTexts, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 
 /**
  * The secrets of values by the platform's policy, and the forms a text holds them in (as they are,
@@ -41,6 +41,14 @@ describe('findSecrets', () => {
     const both = findSecrets({ token: 'second-secret' }, noSecrets(first));
     expect([...first.texts]).toEqual(['first-secret']);
     expect([...both.texts]).toEqual(['first-secret', 'second-secret']);
+  });
+});
+
+describe('addSecretTexts', () => {
+  it('adds the texts a service holds from 4 characters on, leaving out shorter ones and undefined', () => {
+    const found = addSecretTexts(noSecrets(), 'hunter22', undefined, 'abc', 'abcd');
+    expect([...found.texts]).toEqual(['hunter22', 'abcd']);
+    expect(secretMask(found).text('abc hunter22')).toBe(`abc ${SECRET_MASK}`);
   });
 });
 

@@ -1,6 +1,6 @@
 import type * as Undici from 'undici';
 import type { Agent, Dispatcher } from 'undici';
-import { AppError, MIN_SECRET_CHARS, noSecrets, secretMask } from '@nap/contracts';
+import { AppError, addSecretTexts, noSecrets, secretMask } from '@nap/contracts';
 import type { Authentication, OutboundResponse } from '@nap/contracts';
 import { errorMessage, onFirstUse, setOwn } from '@nap/util';
 import type { OutboundTarget } from '../domain/integrations';
@@ -187,8 +187,7 @@ export function joinUrl(base: string, path: string): string {
 export function withCredentialsMasked(answer: OutboundResponse, auth: Authentication | undefined, accessToken?: string): OutboundResponse {
   if (auth === undefined || auth.type === 'none') return answer;
   const found = noSecrets();
-  for (const secret of [auth.password, auth.token, auth.api_key, auth.client_secret, accessToken])
-    if (secret !== undefined && secret.length >= MIN_SECRET_CHARS) found.texts.add(secret);
+  addSecretTexts(found, auth.password, auth.token, auth.api_key, auth.client_secret, accessToken);
   if (auth.type === 'basic' && auth.password !== undefined) found.pairs.add(`${auth.username ?? ''}:${auth.password}`);
   if (auth.type === 'oauthClientCredentials' && auth.client_secret !== undefined) {
     found.pairs.add(`${auth.client_id ?? ''}:${auth.client_secret}`);

@@ -1,6 +1,6 @@
 // How the handlers reach devices: one resolution of connection settings per request, sessions
 // through the process-wide limiter.
-import { AppError, MIN_SECRET_CHARS, findSecrets, isAppError, secretMask } from '@nap/contracts';
+import { AppError, addSecretTexts, findSecrets, isAppError, secretMask } from '@nap/contracts';
 import type { SecretMask } from '@nap/contracts';
 import { KEY_MATERIAL, keyPathAdvice, readKeyFile } from './key-files';
 import { withNetconfSession } from './netconf-client';
@@ -208,10 +208,7 @@ export class DeviceAccess {
  * service masks the secrets of the task's own values, but never sees the device's.
  */
 export function credentialsMask(device: { variables: Record<string, unknown> } | undefined, settings?: Partial<SshSettings>): SecretMask {
-  const found = findSecrets(device?.variables ?? {});
-  for (const text of [settings?.password, settings?.secret, settings?.passphrase])
-    if (text !== undefined && text.length >= MIN_SECRET_CHARS) found.texts.add(text);
-  return secretMask(found);
+  return secretMask(addSecretTexts(findSecrets(device?.variables ?? {}), settings?.password, settings?.secret, settings?.passphrase));
 }
 
 /** `key` when the login can use it; otherwise 422 `DEVICE_CREDENTIALS_MISSING` naming the variable that holds it. */

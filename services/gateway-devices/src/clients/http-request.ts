@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { AppError, MIN_SECRET_CHARS, isSecretKey, noSecrets, secretMask } from '@nap/contracts';
+import { AppError, addSecretTexts, isSecretKey, noSecrets, secretMask } from '@nap/contracts';
 import { deviceUrl, isBelowBase } from '../domain/device-url';
 import type { QueryParams } from '../domain/device-url';
 import { ADDRESS_REFUSED, guardedLookup, setOwn } from '@nap/util';
@@ -213,18 +213,14 @@ export async function sendDeviceRequest(target: DeviceHttpTarget, req: DeviceHtt
  */
 function withCredentialsMasked(answer: DeviceHttpResponse, target: DeviceHttpTarget): DeviceHttpResponse {
   const found = noSecrets();
-  const add = (secret: string): void => {
-    if (secret.length >= MIN_SECRET_CHARS) found.texts.add(secret);
-  };
   if (target.credentials !== undefined && target.credentials.password !== '') {
-    add(target.credentials.password);
+    addSecretTexts(found, target.credentials.password);
     found.pairs.add(`${target.credentials.username}:${target.credentials.password}`);
   }
   for (const [name, value] of Object.entries(target.headers ?? {})) {
     if (!isSecretKey(name) || typeof value !== 'string') continue;
-    add(value);
-    const credential = /^\S+\s+(\S.*)$/.exec(value)?.[1];
-    if (credential !== undefined) add(credential);
+    // the credential after an Authorization scheme too
+    addSecretTexts(found, value, /^\S+\s+(\S.*)$/.exec(value)?.[1]);
   }
   if (found.texts.size === 0 && found.pairs.size === 0) return answer;
   const mask = secretMask(found);

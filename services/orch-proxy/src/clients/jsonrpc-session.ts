@@ -1,4 +1,4 @@
-import { MIN_SECRET_CHARS, noSecrets, secretMask } from '@nap/contracts';
+import { addSecretTexts, noSecrets, secretMask } from '@nap/contracts';
 import type { OutboundResponse, SecretMask } from '@nap/contracts';
 import { jsonRpcRequest, jsonRpcResult, loginRequest, sessionCookie } from '../domain/jsonrpc';
 import type { OrchestratorRequest } from '../domain/orchestrator-requests';
@@ -71,10 +71,6 @@ export class JsonRpcSession {
  * The adapter's password never reaches this service; admin masks it in every answer it relays.
  */
 function cookieMask(cookie: string): SecretMask {
-  const found = noSecrets();
-  for (const pair of cookie.split(';')) {
-    const value = pair.slice(pair.indexOf('=') + 1).trim();
-    if (value.length >= MIN_SECRET_CHARS) found.texts.add(value);
-  }
-  return secretMask(found);
+  const values = cookie.split(';').map((pair) => pair.slice(pair.indexOf('=') + 1).trim());
+  return secretMask(addSecretTexts(noSecrets(), ...values));
 }
