@@ -3,7 +3,7 @@ import type { OidcProviderConfig } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import type * as OpenIdClientModule from 'openid-client' with { 'resolution-mode': 'import' };
 import type { Configuration } from 'openid-client' with { 'resolution-mode': 'import' };
-import { claimAt, groupNamesOf, providerUnavailable, recheckMinutesOf, serverTimeoutMs } from '../domain/sign-in';
+import { boundToSubject, claimAt, groupNamesOf, providerUnavailable, recheckMinutesOf, serverTimeoutMs } from '../domain/sign-in';
 import type { BrowserFinishContext, BrowserMethod, BrowserStart, ExternalIdentity } from '../domain/sign-in';
 import { isUnreachable } from './unreachable';
 
@@ -35,7 +35,7 @@ export class OpenIdProvider implements BrowserMethod {
   readonly label: string;
   readonly recheckMinutes: number;
   readonly recheckNeedsRenewal = true;
-  readonly externalIdIsPermanent = true;
+  readonly samePerson = boundToSubject;
   private readonly redirectUri: string;
   private readonly timeoutMs: number;
   private discovered: Promise<Configuration> | undefined;

@@ -65,17 +65,12 @@ interface MethodBase {
   /** True when `recheck` needs the session's `renewal` (OIDC): a session begun without one ends when its re-check falls due. */
   readonly recheckNeedsRenewal?: boolean;
   /**
-   * True when `externalId` names one person for good (an OIDC `sub`: never changed, never given to
-   * another): a sign-in whose username is that of an account of another `externalId` is another
-   * person of the provider under the same name (a changed or reused `preferred_username` or
-   * `email`), and is refused rather than given the account.
-   */
-  readonly externalIdIsPermanent?: boolean;
-  /**
    * Why the person signing in (`identity`) is not the one the account of that username is bound to
    * (`boundTo`, the account's `externalId`), in words that follow "the account "…" ": undefined when
-   * it is. For methods whose binding is more than one permanent id (SAML: a persistent NameID, or an
-   * issuer when NameIDs are transient); it replaces {@link externalIdIsPermanent}.
+   * it is. A sign-in under the username of an account bound to another person of the method (a
+   * changed or reused `preferred_username` or email) is refused rather than given the account. OIDC
+   * binds to the `sub` ({@link boundToSubject}); SAML to a persistent NameID, or to the issuer when
+   * NameIDs are transient. Absent: accounts are not bound (LDAP, RADIUS: the username is the person).
    */
   samePerson?(boundTo: string | undefined, identity: ExternalIdentity): string | undefined;
   /**
@@ -320,6 +315,16 @@ export function groupNamesOf(value: unknown): string[] {
   if (typeof value === 'string') return value === '' ? [] : [value];
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '');
   return [];
+}
+
+/**
+ * {@link SignInMethod.samePerson} of a method whose `externalId` names one person for good (an OIDC
+ * `sub`: never changed, never given to another): an account bound to another is another person's.
+ */
+export function boundToSubject(boundTo: string | undefined, identity: ExternalIdentity): string | undefined {
+  return boundTo === undefined || boundTo === identity.externalId
+    ? undefined
+    : 'belongs to another person of this provider (another subject)';
 }
 
 /** A member of claims by a dotted path (`realm_access.roles`); a member whose own name holds dots is found first. */

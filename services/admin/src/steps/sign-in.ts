@@ -180,31 +180,19 @@ export async function signedInAccount(
 
 /**
  * Refuses a person of the method whose username is that of an account another person of the same
- * method holds (see `samePerson`, `externalIdIsPermanent`): 401 `UNAUTHENTICATED`, logged with both subjects.
+ * method holds (see `samePerson`): 401 `UNAUTHENTICATED`, logged with both subjects.
  */
 function checkSamePerson(svc: AdminContext, method: SignInMethod, identity: ExternalIdentity, account: AccountRecord): void {
-  if (method.samePerson !== undefined) {
-    const why = method.samePerson(account.externalId, identity);
-    if (why === undefined) return;
-    svc.log.warn(
-      { provider: method.name, username: identity.username, externalId: identity.externalId, accountExternalId: account.externalId },
-      'Sign-in refused: the account is bound to another person of the sign-in method',
-    );
-    throw new AppError(
-      'UNAUTHENTICATED',
-      `Sign-in with "${method.name}" refused: the account "${identity.username}" ${why}; ` +
-        'if the provider gave the name to someone new, or the account moved to another identity provider, an administrator deletes the old account first',
-    );
-  }
-  if (method.externalIdIsPermanent !== true || account.externalId === undefined || identity.externalId === account.externalId) return;
+  const why = method.samePerson?.(account.externalId, identity);
+  if (why === undefined) return;
   svc.log.warn(
     { provider: method.name, username: identity.username, externalId: identity.externalId, accountExternalId: account.externalId },
-    'Sign-in refused: the username belongs to another person of the sign-in method',
+    'Sign-in refused: the account is bound to another person of the sign-in method',
   );
   throw new AppError(
     'UNAUTHENTICATED',
-    `Sign-in with "${method.name}" refused: the username "${identity.username}" belongs to another person of this provider (another subject); ` +
-      'if the provider gave the name to someone new, an administrator deletes the old account first',
+    `Sign-in with "${method.name}" refused: the account "${identity.username}" ${why}; ` +
+      'if the provider gave the name to someone new, or the account moved to another identity provider, an administrator deletes the old account first',
   );
 }
 
