@@ -120,6 +120,13 @@ export interface SecretMask {
   error(err: unknown): unknown;
   /** What `work` gives with {@link value} applied, or its failure with {@link error} applied: for an answer built from a system's output. */
   settle<T>(work: Promise<T>): Promise<T>;
+  /**
+   * `text` that was cut at its start (the end kept of a longer output) with {@link text} applied,
+   * and its start masked too when it is the end of a form of a secret (at least
+   * {@link MIN_SECRET_CHARS} of it) or the rest of a private key (up to its END line): the cut can
+   * fall inside a secret, leaving its end.
+   */
+  tail(text: string): string;
 }
 
 /** How many causes down {@link SecretMask.error} looks: below them a cause is left out. */
@@ -151,7 +158,11 @@ export function secretMask(found: FoundSecrets): SecretMask {
     work.then(value, (err: unknown) => {
       throw error(err);
     });
-  return { text, value, error, settle };
+  const tail = (input: string): string => {
+    const cut = cutStartLength(input, ordered);
+    return cut === 0 ? text(input) : `${SECRET_MASK}${text(input.slice(cut))}`;
+  };
+  return { text, value, error, settle, tail };
 }
 
 /** {@link SecretMask.error}: the code and status classify the error and stay; the cause chain is what logs print, so it is masked too. */
@@ -220,6 +231,27 @@ function maskCutEnd(text: string, forms: readonly string[]): string {
     }
   }
   return text;
+}
+
+/** The end of a private key block whose start was cut off: from the start of a text to its first END line. */
+const KEY_BLOCK_REST = /^(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/**
+ * How many characters at the start of `text` are the end of a form (at least {@link MIN_SECRET_CHARS}
+ * of it, the longest such end) or the rest of a private key block: 0 when none.
+ */
+function cutStartLength(text: string, forms: readonly string[]): number {
+  let cut = text.includes('-----END ') ? (KEY_BLOCK_REST.exec(text)?.[0].length ?? 0) : 0;
+  for (const form of forms) {
+    // a whole form is masked by the text rule; its ends, from the longest, are what a cut leaves
+    for (let from = 1; form.length - from >= MIN_SECRET_CHARS && form.length - from > cut; from++) {
+      if (text.startsWith(form.slice(from))) {
+        cut = form.length - from;
+        break;
+      }
+    }
+  }
+  return cut;
 }
 
 function maskStrings(value: unknown, text: (input: string) => string, depth: number): unknown {

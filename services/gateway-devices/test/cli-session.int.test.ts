@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import { SECRET_MASK, addSecretTexts, noSecrets, secretMask } from '@nap/contracts';
 import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { createNetconfSession, withNetconfSession } from '../src/clients/netconf-client';
@@ -280,6 +281,27 @@ describe('SSH session failures', () => {
       await expectAppError(session.sendCommand('show clock'), 'DEVICE_TIMEOUT');
     } finally {
       await session.close();
+      await sim.stop();
+    }
+  });
+
+  it("masks a secret on the device's screen before an error quotes the end of its last line", async () => {
+    const community = 'snmp-Community-0f5e9c2a77';
+    // a prompt that shows the secret, not the one the session expects: the error quotes the prompt's
+    // last 80 characters, and the secret straddles the 80th from the end, so a cut first keeps its end
+    const after = `-${'x'.repeat(70)}`;
+    const sim = await startCliSimulator({ deviceType: 'cisco_ios', hostname: `edge-${community}${after}` });
+    const mask = secretMask(addSecretTexts(noSecrets(), community));
+    try {
+      const err = await expectAppError(
+        withSshSession(simulatorTarget(sim, { deviceType: 'juniper_junos', promptTimeoutMs: 600, mask }), () => Promise.resolve()),
+        'DEVICE_PROMPT_NOT_DETECTED',
+      );
+      const { lastLine } = err.details as { lastLine: string };
+      expect(lastLine).toMatch(/x>$/);
+      expect(lastLine).not.toContain(community.slice(-4));
+      expect(lastLine).toBe(`edge-${SECRET_MASK}${after}>`.slice(-80));
+    } finally {
       await sim.stop();
     }
   });

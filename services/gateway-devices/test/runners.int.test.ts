@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SECRET_MASK } from '@nap/contracts';
+import os from 'node:os';
+import { SECRET_MASK, addSecretTexts, isAppError, noSecrets, secretMask } from '@nap/contracts';
 import { ensureLabPackages } from '@nap/lab';
+import { runProcess } from '../src/clients/process-run';
 import { startGatewayPlatform } from './platform';
 import type { GatewayPlatform } from './platform';
 
@@ -50,7 +52,19 @@ beforeAll(async () => {
   await file(path.join(d.scripts, 'tools/fail.sh'), 'echo "about to fail" >&2\nexit 3\n');
   await file(path.join(d.scripts, 'slow.sh'), '#!/bin/sh\nsleep 30\n', 0o755);
   await file(path.join(d.scripts, 'report.py'), 'import json, sys\nprint(json.dumps({"argv": sys.argv[1:]}))\n');
+  await file(path.join(d.scripts, 'leak.sh'), '#!/bin/sh\necho "env=$DEVICE_PASSWORD args=$*"\necho "err=$DEVICE_PASSWORD" >&2\n', 0o755);
+  // the secret, then 3990 characters: a RUNNER_TIMEOUT error keeps the last 4000, whose cut falls inside it
+  await file(
+    path.join(d.scripts, 'leak-slow.sh'),
+    '#!/bin/sh\nprintf "start %s " "$SNMP_COMMUNITY"\nprintf "%03990d" 0\nsleep 30\n',
+    0o755,
+  );
   await symlink('/etc/passwd', path.join(d.scripts, 'escape.sh'));
+  await file(
+    path.join(d.runnerModules, 'echo.py'),
+    '#!/usr/bin/env python3\nimport json, sys\nargs = json.load(sys.stdin)\nprint(json.dumps({"echoed": args["token"]}))\n',
+    0o755,
+  );
   await file(
     path.join(d.runnerModules, 'sum.py'),
     '#!/usr/bin/env python3\nimport json, sys\nargs = json.load(sys.stdin)\nprint(json.dumps({"sum": sum(args["numbers"])}))\n',
@@ -80,7 +94,7 @@ describe('scripts from the configured directory', () => {
   it('discovers scripts and shows one', async () => {
     const list = await gw.call<{ results: { name: string; description: string }[] }>('getScripts', {});
     // The symbolic link leading out of the directory is not listed.
-    expect(list.results.map((s) => s.name)).toEqual(['hello.sh', 'report.py', 'slow.sh', 'tools/fail.sh']);
+    expect(list.results.map((s) => s.name)).toEqual(['hello.sh', 'leak-slow.sh', 'leak.sh', 'report.py', 'slow.sh', 'tools/fail.sh']);
     expect(list.results.find((s) => s.name === 'hello.sh')?.description).toBe('Greets the arguments');
     expect(await gw.call('getScript', { name: 'hello.sh' })).toMatchObject({
       name: 'hello.sh',
@@ -116,11 +130,97 @@ describe('scripts from the configured directory', () => {
   });
 
   it('runs a runner module with its arguments as JSON on stdin', async () => {
-    expect((await gw.call<{ results: { name: string }[] }>('getRunnerModules', {})).results.map((m) => m.name)).toEqual(['sum.py']);
+    expect((await gw.call<{ results: { name: string }[] }>('getRunnerModules', {})).results.map((m) => m.name)).toEqual([
+      'echo.py',
+      'sum.py',
+    ]);
     expect(await gw.call('runRunnerModule', { name: 'sum.py', args: { numbers: [1, 2, 3] } })).toMatchObject({
       status: 'success',
       result: { sum: 6 },
     });
+  });
+});
+
+describe('secrets given to scripts and runner modules', () => {
+  it('are masked in what a run gives: arguments and environment with secret names, options of an argument list', async () => {
+    const [envPw, argPw, listToken, joinedSecret, moduleToken] = [
+      'env-Pa55-never-shown',
+      'arg-Pa55-never-shown',
+      'list-Tok-never-shown',
+      'joined-Sec-never-shown',
+      'mod-Tok-never-shown',
+    ];
+    const env = await gw.call<Outcome>('runScriptEnv', { name: 'leak.sh', args: { password: argPw }, env: { DEVICE_PASSWORD: envPw } });
+    expect(env).toMatchObject({ stdout: `env=${SECRET_MASK} args=--password=${SECRET_MASK}\n`, stderr: `err=${SECRET_MASK}\n` });
+    const list = await gw.call<Outcome>('runScript', {
+      name: 'leak.sh',
+      args: ['--token', listToken, `--api-secret=${joinedSecret}`, 'plain'],
+    });
+    expect(list.stdout).toBe(`env= args=--token ${SECRET_MASK} --api-secret=${SECRET_MASK} plain\n`);
+    const module = await gw.call<Outcome>('runRunnerModule', { name: 'echo.py', args: { token: moduleToken } });
+    expect(module).toMatchObject({ status: 'success', result: { echoed: SECRET_MASK } });
+    const seen = JSON.stringify([env, list, module]) + gw.logs();
+    for (const secret of [envPw, argPw, listToken, joinedSecret, moduleToken]) expect(seen).not.toContain(secret);
+  });
+
+  it('are masked in the output a RUNNER_TIMEOUT error keeps, before it is cut', async () => {
+    const community = 'comm-Secret-never-shown';
+    const err = await gw.callError('runScriptEnv', { name: 'leak-slow.sh', env: { SNMP_COMMUNITY: community }, timeout: 0.5 });
+    expect(err).toMatchObject({ code: 'RUNNER_TIMEOUT', status: 504 });
+    const { stdout } = err.details as { stdout: string };
+    // the 4000 characters kept start 9 characters before the secret's end: it was masked first
+    expect({ start: stdout.slice(0, 11), length: stdout.length }).toEqual({ start: ` ${SECRET_MASK} 0`, length: 4000 });
+    expect(JSON.stringify(err) + gw.logs()).not.toContain(community.slice(-6));
+  });
+});
+
+describe('output cut by the run limits (runProcess)', () => {
+  const secret = 'cut-Secret-4b9f27d1e0';
+  const accented = 'pässwort-7c1e9a55';
+  const mask = secretMask(addSecretTexts(noSecrets(), secret, accented));
+  const sh = (script: string, maxOutputBytes: number, timeoutMs = RUN_TIMEOUT_MS) =>
+    runProcess({
+      name: 'probe',
+      command: '/bin/sh',
+      args: ['-c', script],
+      cwd: os.tmpdir(),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeoutMs,
+      maxOutputBytes,
+      mask,
+    });
+  const bs = (n: number): string => 'b'.repeat(n);
+
+  it('masks a secret whose start the output cap dropped; an end too short to search for is dropped', async () => {
+    // the last 10 characters of the secret are kept
+    const cut = await sh(`printf '%s' 'aaa${secret}${bs(90)}'`, 100);
+    expect(cut.stdout).toBe(`[output truncated]\n${`${SECRET_MASK}${bs(90)}`.slice(3)}`);
+    // its last 2 only: no mask looks for so few, the first 3 characters go
+    const short = await sh(`printf '%s' 'aaa${secret}${bs(98)}'`, 100);
+    expect(short.stdout).toBe(`[output truncated]\n${bs(97)}`);
+    // a cut inside a character (ä is 2 bytes): the kept end starts at the next one
+    const split = await sh(`printf '%s' 'aaa${accented}${bs(80)}'`, Buffer.byteLength(accented.slice(1)) - 1 + 80);
+    expect(split.stdout).toBe(`[output truncated]\n${`${SECRET_MASK}${bs(80)}`.slice(3)}`);
+  });
+
+  it('masks the rest of a private key whose BEGIN line the cap dropped', async () => {
+    const key = `-----BEGIN OPENSSH PRIVATE KEY-----\n${'Q'.repeat(300)}\n-----END OPENSSH PRIVATE KEY-----\n`;
+    const run = await sh(`printf '%s' '${key}after'`, 200);
+    expect(run.stdout).toBe(`[output truncated]\n${`${SECRET_MASK}\nafter`.slice(3)}`);
+  });
+
+  it('masks the whole output before a RUNNER_TIMEOUT error keeps its last 4000 characters', async () => {
+    const err: unknown = await sh(`printf '%s' 'aaa${secret}${bs(3994)}'; sleep 30`, 1_048_576, 300).catch((e: unknown) => e);
+    expect(isAppError(err) && err.code).toBe('RUNNER_TIMEOUT');
+    const { stdout } = (err as { details: { stdout: string } }).details;
+    // the secret's last 6 characters were within the 4000 kept: masked, the cut falls inside the mask
+    expect({ start: stdout.slice(0, 8), length: stdout.length }).toEqual({ start: `${SECRET_MASK.slice(-6)}bb`, length: 4000 });
+    expect(stdout).not.toContain(secret.slice(-6));
+  });
+
+  it("masks the result parsed from the program's whole output", async () => {
+    const run = await sh(`printf '{"echo": "%s"}' '${secret}'`, 1_048_576);
+    expect(run).toMatchObject({ stdout: `{"echo": "${SECRET_MASK}"}`, result: { echo: SECRET_MASK } });
   });
 });
 
@@ -273,6 +373,19 @@ describe('device secrets in Ansible runs', () => {
       const seen = JSON.stringify(run) + gw.logs();
       expect(seen).not.toContain(password);
       expect(seen).not.toContain(become);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it(
+    "masks a role's secret variables, which the generated play holds rather than the run's arguments",
+    async () => {
+      const token = 'role-Tok-never-shown';
+      await file(path.join(gw.dirs.roles, 'whisper/tasks/main.yml'), '- name: whisper\n  debug:\n    msg: "said {{ api_token }}"\n');
+      const run = await gw.call<Outcome>('runRole', { name: 'whisper', args: { api_token: token } });
+      expect(run).toMatchObject({ status: 'success' });
+      expect(run.stdout).toContain(`said ${SECRET_MASK}`);
+      expect(JSON.stringify(run) + gw.logs()).not.toContain(token);
     },
     RUN_TIMEOUT_MS,
   );

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { knownHostsKey, knownHostsRoute } from '@nap/contracts';
+import { SECRET_MASK, knownHostsKey, knownHostsRoute } from '@nap/contracts';
 import { startCliSimulator } from '@nap/lab';
 import type { CliSimulator } from '@nap/lab';
 import { startGatewayPlatform } from './platform';
@@ -83,6 +83,33 @@ describe('each failure mode answers its own code and status', () => {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+
+  it("an inventory device's secret on its screen is masked before the error quotes the end of the last line", async () => {
+    const community = 'inv-Community-7d20be41';
+    // the prompt shows the secret, and the session expects another device type's: the error quotes
+    // the prompt's last 80 characters, a cut that falls inside the secret
+    const after = `-${'x'.repeat(70)}`;
+    await withSim({ deviceType: 'cisco_ios', hostname: `edge-${community}${after}` }, async (sim) => {
+      const created = await gw.http('POST', '/gw/createInventoryDevice', {
+        name: 'screen-secret',
+        variables: {
+          gw_host: sim.host,
+          gw_port: sim.port,
+          gw_user: sim.username,
+          gw_password: sim.password,
+          gw_network_os: 'juniper_junos',
+          snmp_community: community,
+        },
+      });
+      expect(created.status).toBe(200);
+      const res = await send('screen-secret', ['show clock'], { device_type: 'juniper_junos', conn_timeout: 0.6 });
+      expect(res.body).toMatchObject({
+        code: 'DEVICE_PROMPT_NOT_DETECTED',
+        details: { lastLine: `edge-${SECRET_MASK}${after}>`.slice(-80) },
+      });
+      expect(JSON.stringify(res.body) + gw.logs()).not.toContain(community.slice(-4));
+    });
   });
 
   it('timeout of a command: 504 DEVICE_TIMEOUT within read_timeout', async () => {

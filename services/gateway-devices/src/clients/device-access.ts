@@ -147,7 +147,12 @@ export class DeviceAccess {
 
   private sshOptions(target: ResolvedTarget<SshSettings>): SshSessionOptions {
     const s = target.settings;
-    const options: SshSessionOptions = { ...this.sshTarget(target), deviceType: s.deviceType, promptTimeoutMs: s.connectTimeoutMs };
+    const options: SshSessionOptions = {
+      ...this.sshTarget(target),
+      deviceType: s.deviceType,
+      promptTimeoutMs: s.connectTimeoutMs,
+      mask: credentialsMask(target.device, s),
+    };
     if (s.secret !== undefined) options.secret = s.secret;
     if (s.become !== undefined) options.become = s.become;
     return options;

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
-import { AppError } from '@nap/contracts';
+import { AppError, MIN_SECRET_CHARS } from '@nap/contracts';
+import type { SecretMask } from '@nap/contracts';
 
 /** How to run one program. */
 export interface ProcessSpec {
@@ -16,6 +17,12 @@ export interface ProcessSpec {
   timeoutMs: number;
   /** stdout and stderr kept, each; the rest is dropped (the tail is kept). */
   maxOutputBytes: number;
+  /**
+   * Masks the secrets the program was given (its arguments, environment, inventory) in what it
+   * gives: stdout, stderr and the result, and the output in a `RUNNER_TIMEOUT` error. Applied to
+   * all the output kept before any of it is cut, so that no cut leaves part of a secret.
+   */
+  mask: SecretMask;
 }
 
 /** What a run gave. */
@@ -31,6 +38,7 @@ export interface ProcessOutcome {
   result?: unknown;
 }
 
+/** One output stream of a run, its end kept up to `max` bytes. */
 class Capped {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -45,12 +53,29 @@ class Capped {
       this.truncated = true;
     }
   }
-  text(): string {
+  /** The output kept, as it is: `undefined` when some was dropped. */
+  whole(): string | undefined {
     const all = Buffer.concat(this.chunks);
-    const kept = all.length > this.max ? all.subarray(all.length - this.max) : all;
-    return (this.truncated || all.length > this.max ? '[output truncated]\n' : '') + kept.toString('utf8');
+    return this.truncated || all.length > this.max ? undefined : all.toString('utf8');
+  }
+  /**
+   * The output kept, its secrets masked. When its start was dropped, the cut can fall inside a
+   * secret: the kept end starts at a whole character (a split one would hide a secret's end from
+   * the mask), an end of a secret there is masked (`tail`), and a shorter one, which no mask
+   * searches for, is dropped with the first {@link MIN_SECRET_CHARS} - 1 characters.
+   */
+  text(mask: SecretMask): string {
+    const all = Buffer.concat(this.chunks);
+    if (!this.truncated && all.length <= this.max) return mask.text(all.toString('utf8'));
+    let start = Math.max(0, all.length - this.max);
+    // UTF-8 continuation bytes (10xxxxxx) belong to a character whose start was cut off
+    while (start < all.length && ((all[start] ?? 0) & 0xc0) === 0x80) start++;
+    return `[output truncated]\n${mask.tail(all.subarray(start).toString('utf8')).slice(MIN_SECRET_CHARS - 1)}`;
   }
 }
+
+/** Characters of each output a `RUNNER_TIMEOUT` error keeps: its end, masked before it is cut. */
+const TIMEOUT_OUTPUT_CHARS = 4000;
 
 /** The JSON value of `text` when it is one JSON document; `undefined` otherwise. */
 export function parseJsonOutput(text: string): unknown {
@@ -67,7 +92,8 @@ export function parseJsonOutput(text: string): unknown {
  * Runs a program in a process group of its own, bounded by `timeoutMs` (SIGTERM to the whole group,
  * SIGKILL 2 s later), with its output captured and capped. A non-zero exit is an outcome with status
  * `error`, not a throw. Throws `RUNNER_TOOL_MISSING` when the program does not exist and
- * `RUNNER_TIMEOUT` (details: the output so far) when the time limit stops it.
+ * `RUNNER_TIMEOUT` (details: the end of the output so far) when the time limit stops it. What it
+ * gives has the secrets of `spec.mask` masked.
  */
 export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
   const started = Date.now();
@@ -104,14 +130,16 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
       clearTimeout(timer);
       clearTimeout(killTimer);
       const durationMs = Date.now() - started;
-      const stdout = out.text();
-      const stderr = err.text();
+      const stdout = out.text(spec.mask);
+      const stderr = err.text(spec.mask);
       if (timedOut) {
-        reject(
-          new AppError('RUNNER_TIMEOUT', `${spec.name} did not finish within ${spec.timeoutMs} ms and was stopped`, {
-            details: { timeoutMs: spec.timeoutMs, durationMs, stdout: stdout.slice(-4000), stderr: stderr.slice(-4000) },
-          }),
-        );
+        const details = {
+          timeoutMs: spec.timeoutMs,
+          durationMs,
+          stdout: stdout.slice(-TIMEOUT_OUTPUT_CHARS),
+          stderr: stderr.slice(-TIMEOUT_OUTPUT_CHARS),
+        };
+        reject(new AppError('RUNNER_TIMEOUT', `${spec.name} did not finish within ${spec.timeoutMs} ms and was stopped`, { details }));
         return;
       }
       const outcome: ProcessOutcome = {
@@ -124,8 +152,10 @@ export function runProcess(spec: ProcessSpec): Promise<ProcessOutcome> {
         timedOut: false,
       };
       if (signal !== null) outcome.signal = signal;
-      const json = parseJsonOutput(stdout);
-      if (json !== undefined) outcome.result = json;
+      // parsed as the program wrote it (a secret's form can be JSON syntax), then masked
+      const whole = out.whole();
+      const json = whole === undefined ? undefined : parseJsonOutput(whole);
+      if (json !== undefined) outcome.result = spec.mask.value(json);
       resolve(outcome);
     });
     if (spec.stdin !== undefined) child.stdin.end(spec.stdin);

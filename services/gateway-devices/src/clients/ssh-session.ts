@@ -1,4 +1,5 @@
-import { AppError, hasCode, isAppError } from '@nap/contracts';
+import { AppError, addSecretTexts, hasCode, isAppError, noSecrets, secretMask } from '@nap/contracts';
+import type { SecretMask } from '@nap/contracts';
 import type { ClientChannel } from 'ssh2';
 import { ChannelReader } from './channel-reader';
 import type { ReadMatcher } from './channel-reader';
@@ -22,6 +23,12 @@ export interface SshSessionOptions extends SshTarget {
   promptTimeoutMs?: number;
   /** Send the device type's paging-disable commands at login; defaults to true. */
   disablePaging?: boolean;
+  /**
+   * Masks the secrets the device may show (its credentials, its inventory's secret variables) in the
+   * end of its screen an error quotes (`lastLine`), before that line is cut; defaults to a mask of the
+   * session's password, enable secret and passphrase. The caller masks the rest of what a session gives.
+   */
+  mask?: SecretMask;
 }
 
 /** What one command gave. */
@@ -115,6 +122,9 @@ function lastLineOf(text: string): string {
   return text.slice(text.lastIndexOf('\n') + 1);
 }
 
+/** Characters of the device's last line an error quotes (`details.lastLine`): its end. */
+const LAST_LINE_CHARS = 80;
+
 class CliSession implements SshSession {
   readonly label: string;
   readonly profile: DeviceTypeProfile;
@@ -129,6 +139,16 @@ class CliSession implements SshSession {
   constructor(private readonly options: SshSessionOptions) {
     this.profile = getDeviceTypeProfile(options.deviceType);
     this.label = describeTarget(options);
+  }
+
+  /**
+   * The end of the last line on the device's screen, for an error: masked before it is cut, so that
+   * the cut never leaves the end of a secret (a command echoed with its password) for masks to miss.
+   */
+  private screenEnd(): string {
+    const { password, secret, passphrase } = this.options;
+    const mask = this.options.mask ?? secretMask(addSecretTexts(noSecrets(), password, secret, passphrase));
+    return mask.text(lastLineOf(this.reader?.peek() ?? '')).slice(-LAST_LINE_CHARS);
   }
 
   private get user(): string {
@@ -206,7 +226,7 @@ class CliSession implements SshSession {
       new AppError(
         'DEVICE_PROMPT_NOT_DETECTED',
         `${this.label} logged in user "${this.user}" but showed no ${this.profile.deviceType} prompt within ${timeoutMs} ms; check the device type`,
-        { details: { deviceType: this.profile.deviceType, lastLine: lastLineOf(this.reader?.peek() ?? '').slice(-80) } },
+        { details: { deviceType: this.profile.deviceType, lastLine: this.screenEnd() } },
       );
     // Most devices print a prompt by themselves after the banner; the ones that wait get a newline
     // half-way, as netmiko's find_prompt sends one.
@@ -305,7 +325,7 @@ class CliSession implements SshSession {
     return () =>
       this.markBroken(
         new AppError('DEVICE_TIMEOUT', `${this.label} did not finish "${command}" within ${timeoutMs / 1000} s (user "${this.user}")`, {
-          details: { command, timeoutMs, lastLine: lastLineOf(this.reader?.peek() ?? '').slice(-80) },
+          details: { command, timeoutMs, lastLine: this.screenEnd() },
         }),
       );
   }

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError, HOST_KEY_CHECKING, findSecrets, knownHostsKey, noSecrets, secretMask } from '@nap/contracts';
-import type { HostKeyChecking } from '@nap/contracts';
+import type { FoundSecrets, HostKeyChecking } from '@nap/contracts';
 import { KEY_MATERIAL, isKeyFileVariable, keyPathAdvice, readKeyFile } from '../key-files';
 import { findOnPath } from '../process-run';
 import { checkHostKey, scanHostKey } from '../ssh-connection';
@@ -14,7 +14,7 @@ import type { ProcessOutcome } from '../process-run';
 import type { GatewayDevicesConfig } from '../../config';
 import type { InventoryRepository, ResolvedDevice } from '../../store/inventory-repository';
 import type { RunnerCatalog } from './catalog';
-import { baseEnv, objectArgs } from './runs';
+import { baseEnv, objectArgs, requestSecrets } from './runs';
 import type { RunProgram, RunRequest } from './runs';
 import { ownValue, setOwn } from '@nap/util';
 
@@ -150,10 +150,14 @@ export class AnsibleRunner {
    * trusted host keys (mode 0600, removed after the run). Ansible checks host keys against that file
    * (OpenSSH with StrictHostKeyChecking=yes, paramiko through HOME), never accepting an unknown key:
    * keys of the targeted devices that the store does not hold yet are read first and checked as SSH
-   * sessions check them (trust on first use, strict, or off per device). What the run gives, and its
-   * failure, have the secret variables of the inventory's devices masked (see `credentialsMask`).
+   * sessions check them (trust on first use, strict, or off per device). `fn` gives the runs the
+   * secret variables of the inventory's devices (`secrets`), which mask them in the output they keep
+   * before any of it is cut; what `fn` gives, and its failure, have them masked too.
    */
-  private async withWorkDir<T>(targets: readonly string[], fn: (dir: string, inventoryFile: string) => Promise<T>): Promise<T> {
+  private async withWorkDir<T>(
+    targets: readonly string[],
+    fn: (dir: string, inventoryFile: string, secrets: FoundSecrets) => Promise<T>,
+  ): Promise<T> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'nap-gw-run-'));
     try {
       const knownHostsFile = path.join(dir, '.ssh', 'known_hosts');
@@ -195,7 +199,7 @@ export class AnsibleRunner {
       await writeFile(inventoryFile, JSON.stringify({ all: { hosts, children } }), { mode: 0o600 });
       // every device of the inventory, targeted or not: a play can print any host's variables
       // (`debug: var=hostvars`, `-vvv` shows `ansible_password`)
-      return await secretMask(secrets).settle(fn(dir, inventoryFile));
+      return await secretMask(secrets).settle(fn(dir, inventoryFile, secrets));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -266,22 +270,29 @@ export class AnsibleRunner {
     return knownHostsLine(v.gw_host, port, key);
   }
 
-  /** `targets`: the devices or groups the play runs on, whose host keys the run's known_hosts needs. */
+  /**
+   * `targets`: the devices or groups the play runs on, whose host keys the run's known_hosts needs;
+   * `given`: secrets the play file holds besides the arguments (the variables of a generated role play).
+   */
   private async playbook(
     name: string,
     file: string,
     req: RunRequest,
     check: boolean,
     targets: readonly string[] = req.hosts ?? [],
+    given: FoundSecrets = noSecrets(),
   ): Promise<ProcessOutcome> {
-    return this.withWorkDir(targets, async (dir, inventoryFile) => {
+    return this.withWorkDir(targets, async (dir, inventoryFile, inventorySecrets) => {
+      const secrets = noSecrets(inventorySecrets);
+      for (const text of given.texts) secrets.texts.add(text);
+      for (const pair of given.pairs) secrets.pairs.add(pair);
       const extra = path.join(dir, 'extra-vars.json');
       await writeFile(extra, JSON.stringify(ansibleUnsafe(objectArgs(req.args, 'playbook'))), { mode: 0o600 });
       const args = ['-i', inventoryFile, file, '-e', `@${extra}`];
       // one argument: a pattern that starts with "-" is no option
       if (req.hosts !== undefined && req.hosts.length > 0) args.push(`--limit=${req.hosts.join(':')}`);
       if (check) args.push('--check');
-      return this.run({ name, command: 'ansible-playbook', args, cwd: path.dirname(file), env: this.env(dir) }, req);
+      return this.run({ name, command: 'ansible-playbook', args, cwd: path.dirname(file), env: this.env(dir), secrets }, req);
     });
   }
 
@@ -296,12 +307,13 @@ export class AnsibleRunner {
           { hosts: ansibleUnsafe(hosts), gather_facts: false, roles: [{ role, vars: ansibleUnsafe(objectArgs(req.args, 'role')) }] },
         ]),
       );
-      return this.playbook(name, file, { ...req, args: {}, hosts: [] }, false, req.hosts ?? []);
+      // the role's variables are in the play, no longer arguments of the run: their secrets go with it
+      return this.playbook(name, file, { ...req, args: {}, hosts: [] }, false, req.hosts ?? [], requestSecrets({ args: req.args }));
     });
   }
 
   private async adHoc(module: string, req: RunRequest, name: string): Promise<ProcessOutcome> {
-    return this.withWorkDir(req.hosts ?? [], async (dir, inventoryFile) => {
+    return this.withWorkDir(req.hosts ?? [], async (dir, inventoryFile, secrets) => {
       const pattern = req.hosts !== undefined && req.hosts.length > 0 ? req.hosts.join(':') : 'localhost';
       const args = objectArgs(req.args, 'module');
       // JSON (not key=value pairs, whose keys could add arguments), its strings unsafe; the pattern
@@ -309,7 +321,7 @@ export class AnsibleRunner {
       const command = ['-i', inventoryFile, '-m', module];
       if (Object.keys(args).length > 0) command.push('-a', JSON.stringify(ansibleUnsafe(args)));
       command.push('--', pattern);
-      return this.run({ name, command: 'ansible', args: command, cwd: this.config.dirs.modules, env: this.env(dir) }, req);
+      return this.run({ name, command: 'ansible', args: command, cwd: this.config.dirs.modules, env: this.env(dir), secrets }, req);
     });
   }
 }
