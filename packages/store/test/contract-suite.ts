@@ -259,7 +259,20 @@ export function runStoreContractSuite(
 
       it('answers a document as JSON text with the members asked for decoded (findOneJson)', async () => {
         const items = (await fresh()).collection('items');
-        await items.insertMany([...data, { _id: 'f', n: 6, s: 'é"\\', at: new Date(Date.UTC(2026, 0, 2)) }]);
+        // numbers of every BSON width MongoDB stores them in (int32, a double past int32, fractions), binary, nesting
+        const typed = {
+          _id: 'g',
+          name: 'typed',
+          s: 'typed',
+          int: 7,
+          big: 2 ** 40,
+          neg: -3,
+          frac: 0.25,
+          bin: Buffer.from([0, 1, 2]),
+          list: [1, 'two', null, { three: 3 }],
+          empty: {},
+        };
+        await items.insertMany([...data, { _id: 'f', n: 6, s: 'é"\\', at: new Date(Date.UTC(2026, 0, 2)) }, typed]);
         const filters = [
           { n: 2 },
           { _id: 'a' },
@@ -267,6 +280,8 @@ export function runStoreContractSuite(
           { $or: [{ n: 9 }, { s: 'epsilon' }] },
           { n: 6 },
           { tags: 'x', n: { $gt: 1 } },
+          { _id: 'g' },
+          { name: { $eq: 'typed' } },
         ];
         for (const filter of filters) {
           const found = await items.findOneJson(filter, ['_id', 's', 'opt']);
@@ -275,6 +290,10 @@ export function runStoreContractSuite(
           expect(JSON.parse(found?.json ?? 'null')).toEqual(JSON.parse(JSON.stringify(whole)));
           expect(found?.doc).toEqual({ _id: whole?._id, s: whole?.s, ...(whole !== null && 'opt' in whole ? { opt: whole.opt } : {}) });
         }
+        // the text is the document's JSON, numbers as numbers and binary as a Buffer's JSON, on both stores
+        const typedJson = await items.findOneJson({ name: { $eq: 'typed' } }, ['_id', 'int', 'bin', 'none']);
+        expect(JSON.parse(typedJson?.json ?? 'null')).toEqual({ ...typed, bin: { type: 'Buffer', data: [0, 1, 2] } });
+        expect(typedJson?.doc).toEqual({ _id: 'g', int: 7, bin: Buffer.from([0, 1, 2]) });
         expect(await items.findOneJson({ n: 2, s: 'alpha' }, ['_id'])).toBeNull();
         expect(await (await fresh()).collection('none').findOneJson({ a: 1 }, ['_id'])).toBeNull();
       });
@@ -363,6 +382,35 @@ export function runStoreContractSuite(
         expect((await items.findOne({ _id: 'u' }))?.tags).toEqual(['a', 'b', 'c']);
       });
 
+      it('raises a counter in one conditional $inc ($or of $exists:false and $lte) only while it stays within a limit, also when many raise it at once', async () => {
+        // a job tree's count on its root job (workflow's countTreeJobs)
+        const jobs = (await fresh()).collection('jobs');
+        await jobs.insertMany([{ _id: 'root' }, { _id: 'nulled', treeJobs: null }, { _id: 'text', treeJobs: '1' }, { _id: 'busy' }]);
+        const LIMIT = 10;
+        const countIn = (id: string, count: number) =>
+          jobs.updateOne(
+            { _id: id, $or: [{ treeJobs: { $exists: false } }, { treeJobs: { $lte: LIMIT - count } }] },
+            { $inc: { treeJobs: count } },
+          );
+        // missing: made with the increment
+        expect(await countIn('root', 4)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await jobs.findOne({ _id: 'root' }, { projection: { treeJobs: 1 } })).toEqual({ _id: 'root', treeJobs: 4 });
+        // up to the limit exactly, then no further
+        expect(await countIn('root', 6)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+        expect(await countIn('root', 1)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(await jobs.findOne({ _id: 'root' })).toEqual({ _id: 'root', treeJobs: LIMIT });
+        // null is present (not $exists:false) and no number ($lte compares numbers with numbers only); a string neither
+        expect(await countIn('nulled', 1)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(await countIn('text', 1)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(await countIn('gone', 1)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+        expect(sortedIds(await jobs.find({ treeJobs: { $type: 'number' } }))).toEqual(['root']);
+        // twelve raising by 2 at once under a limit of 10: exactly five are counted, whatever their order
+        const raised = await Promise.all(Array.from({ length: 12 }, () => countIn('busy', 2)));
+        expect(raised.filter((r) => r.matchedCount === 1)).toHaveLength(5);
+        expect(raised.filter((r) => r.modifiedCount === 1)).toHaveLength(5);
+        expect(await jobs.findOne({ _id: 'busy' })).toEqual({ _id: 'busy', treeJobs: LIMIT });
+      });
+
       it('counts matched and modified documents', async () => {
         const items = (await fresh()).collection('items');
         await items.insertMany([
@@ -396,12 +444,15 @@ export function runStoreContractSuite(
 
       it('refuses malformed updates with BAD_REQUEST and changes nothing', async () => {
         const items = (await fresh()).collection('items');
-        await items.insertOne({ _id: 'u', n: 1, s: 'text' });
+        await items.insertOne({ _id: 'u', n: 1, s: 'text', z: null });
         await expect(items.updateOne({ _id: 'u' }, { $nope: { n: 2 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
         await expect(items.updateOne({ _id: 'u' }, { n: 2 })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
         await expect(items.updateOne({ _id: 'u' }, { $inc: { s: 1 } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
         await expect(items.updateOne({ _id: 'u' }, { $set: { _id: 'other' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-        expect(await items.find({})).toEqual([{ _id: 'u', n: 1, s: 'text' }]);
+        // null is a value of the wrong type, not a missing field: MongoDB refuses these (the embedded store did nothing)
+        for (const update of [{ $inc: { z: 1 } }, { $mul: { z: 2 } }, { $push: { z: 1 } }, { $addToSet: { z: 1 } }, { $pull: { z: 1 } }])
+          await expect(items.updateOne({ _id: 'u' }, update)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        expect(await items.find({})).toEqual([{ _id: 'u', n: 1, s: 'text', z: null }]);
       });
     });
 
@@ -620,6 +671,39 @@ export function runStoreContractSuite(
         expect(await items.countDocuments({ k: 2 })).toBe(2);
       });
 
+      it('refuses a sparse unique index over documents sharing a value, naming the index and the value (null is one, a missing field is none), and makes it once they are resolved', async () => {
+        // studio's index on a form's id: made at start over forms a release without it stored
+        const forms = (await fresh()).collection('forms');
+        const FORM_ID = { name: 'id_1', keys: { id: 1 }, unique: true, sparse: true } as const;
+        await forms.insertMany([
+          { _id: 'f1', id: 'ext-1' },
+          { _id: 'f2', id: 'ext-1' },
+          { _id: 'f3' },
+          { _id: 'f4' },
+          { _id: 'f5', id: 'ext-5' },
+        ]);
+        await expect(forms.createIndexes([FORM_ID])).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          status: 409,
+          details: { index: 'id_1', key: { id: 'ext-1' } },
+        });
+        expect(await forms.listIndexes()).toEqual([]);
+        await forms.updateOne({ _id: 'f2' }, { $set: { id: null } });
+        await forms.insertOne({ _id: 'f6', id: null });
+        // a sparse index holds the documents where the field is present, null included
+        await expect(forms.createIndexes([FORM_ID])).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { index: 'id_1', key: { id: null } },
+        });
+        await forms.updateOne({ _id: 'f6' }, { $unset: { id: '' } });
+        await forms.createIndexes([FORM_ID]);
+        expect(await forms.listIndexes()).toEqual([{ name: 'id_1', keys: { id: 1 }, unique: true, sparse: true }]);
+        await expect(forms.insertOne({ id: 'ext-5' })).rejects.toMatchObject({ details: { index: 'id_1', key: { id: 'ext-5' } } });
+        await expect(forms.insertOne({ id: null })).rejects.toMatchObject({ details: { index: 'id_1', key: { id: null } } });
+        await forms.insertMany([{ _id: 'f7' }, { _id: 'f8', id: 'ext-8' }]);
+        expect(await forms.countDocuments({ id: { $exists: false } })).toBe(4);
+      });
+
       it('gives the same results with indexes as without', async () => {
         const store = await fresh();
         const indexed = store.collection('indexed');
@@ -690,9 +774,9 @@ export function runStoreContractSuite(
           });
           expect(await indexed.countDocuments(filter)).toBe(await plain.countDocuments(filter));
         }
-        // Updates keep the indexes in step.
-        await indexed.updateMany({ grp: 'g1' }, { $inc: { n: 100 }, $push: { tags: 'new' } });
-        await plain.updateMany({ grp: 'g1' }, { $inc: { n: 100 }, $push: { tags: 'new' } });
+        // Updates keep the indexes in step ($inc on an n of null would be refused, as MongoDB refuses it).
+        await indexed.updateMany({ grp: 'g1', n: { $ne: null } }, { $inc: { n: 100 }, $push: { tags: 'new' } });
+        await plain.updateMany({ grp: 'g1', n: { $ne: null } }, { $inc: { n: 100 }, $push: { tags: 'new' } });
         await indexed.deleteMany({ grp: 'g2' });
         await plain.deleteMany({ grp: 'g2' });
         for (const [filter, options] of [

@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { runWithDeadline } from '@nap/contracts';
 import { DeclaredIndexes, createMongoStore, type Store } from '../src/index';
+import { Double, Int32, Long } from 'mongodb';
 import { answerOnce, cursorReply, startWireMock, type WireMock } from './wire-mock';
 
 let mock: WireMock;
@@ -107,6 +108,58 @@ describe('what MongoStore sends', () => {
     }
     expect(background).not.toHaveProperty('maxTimeMS');
   });
+
+  it('sends a conditional $inc as one update of one document, its filter as given and no upsert', async () => {
+    const jobs = open().collection('jobs');
+    mock.script(answerOnce('update', { ok: 1, n: 0, nModified: 0 }));
+    const filter = { _id: 'root', $or: [{ treeJobs: { $exists: false } }, { treeJobs: { $lte: 8 } }] };
+    expect(await jobs.updateOne(filter, { $inc: { treeJobs: 2 } })).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    const [update] = mock.sent('update');
+    expect(update?.updates).toEqual([{ q: filter, u: { $inc: { treeJobs: 2 } }, upsert: false }]);
+  });
+
+  it('sends a sparse unique index with its options and name', async () => {
+    await open()
+      .collection('forms')
+      .createIndexes([{ name: 'id_1', keys: { id: 1 }, unique: true, sparse: true }]);
+    expect(mock.sent('createIndexes')).toMatchObject([
+      { createIndexes: 'forms', indexes: [{ key: { id: 1 }, name: 'id_1', unique: true, sparse: true }] },
+    ]);
+  });
+
+  it('answers findOneJson from one find of one document: the JSON of what findOne answers, numbers of every BSON width as numbers', async () => {
+    const items = open().collection('items');
+    const stored = {
+      _id: 'g',
+      name: 'typed',
+      int: new Int32(7),
+      long: Long.fromNumber(2 ** 40),
+      double: new Double(2),
+      frac: 0.25,
+      at: new Date(Date.UTC(2026, 0, 2)),
+      bin: Buffer.from([0, 1, 2]),
+      list: [new Int32(1), null, { three: Long.fromNumber(3) }],
+    };
+    mock.script((command) => (Object.keys(command)[0] === 'find' ? cursorReply('nap_test.items', [stored]) : undefined));
+    const found = await items.findOneJson({ name: { $eq: 'typed' } }, ['_id', 'long', 'bin']);
+    const whole = await items.findOne({ name: { $eq: 'typed' } });
+    expect(found?.json).toBe(JSON.stringify(whole));
+    expect(JSON.parse(found?.json ?? 'null')).toEqual({
+      _id: 'g',
+      name: 'typed',
+      int: 7,
+      long: 2 ** 40,
+      double: 2,
+      frac: 0.25,
+      at: '2026-01-02T00:00:00.000Z',
+      bin: { type: 'Buffer', data: [0, 1, 2] },
+      list: [1, null, { three: 3 }],
+    });
+    expect(found?.doc).toEqual({ _id: 'g', long: 2 ** 40, bin: Buffer.from([0, 1, 2]) });
+    const [find] = mock.sent('find');
+    expect(find).toMatchObject({ find: 'items', filter: { name: { $eq: 'typed' } }, limit: 1, readConcern: { level: 'majority' } });
+    expect(find).not.toHaveProperty('projection');
+  });
 });
 
 describe("a request's deadline bounds each call end to end", () => {
@@ -186,6 +239,28 @@ describe('how MongoStore answers what the server replies', () => {
       code: 'STORE_DUPLICATE_KEY',
       status: 409,
       details: { index: '_id_', key: { _id: 'b' }, insertedCount: 1 },
+    });
+  });
+
+  it('a unique index build over stored duplicates: the DuplicateKey (11000) of createIndexes as STORE_DUPLICATE_KEY naming the index and the value', async () => {
+    const forms = open().collection('forms');
+    // what the server answers (create_indexes_cmd.cpp adds its context to the build's DuplicateKey, keeping code and keyValue)
+    const ns = 'nap_test.forms';
+    mock.script(
+      answerOnce('createIndexes', {
+        ok: 0,
+        code: 11000,
+        codeName: 'DuplicateKey',
+        errmsg: `Index build failed: 1e6c3a4b-5a0f-4a5e-9a4e-3c0b8e2d9f10: Collection ${ns} ( 0f1d2c3b-4a59-4687-9a1b-2c3d4e5f6a7b ) :: caused by :: E11000 duplicate key error collection: ${ns} index: id_1 dup key: { id: "ext-1" }`,
+        keyPattern: { id: 1 },
+        keyValue: { id: 'ext-1' },
+      }),
+    );
+    await expect(forms.createIndexes([{ name: 'id_1', keys: { id: 1 }, unique: true, sparse: true }])).rejects.toMatchObject({
+      code: 'STORE_DUPLICATE_KEY',
+      status: 409,
+      details: { index: 'id_1', key: { id: 'ext-1' } },
+      message: 'Collection "forms" already holds a document with key {"id":"ext-1"} in unique index "id_1"',
     });
   });
 

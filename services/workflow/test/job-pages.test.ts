@@ -1,7 +1,7 @@
 /**
  * The parts of the job lists that keep pages flat in history: visibility tokens that say what
  * canSeeJob says, the count that stops at its limit, the tokens given to jobs stored before them,
- * and the retired indexes dropped at start.
+ * the count of a job tree on its root, and the retired indexes dropped at start.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +93,18 @@ describe('the jobs repository', () => {
       v: ['wf-0', 1_008],
       id: 'job-0008',
     });
+  });
+
+  it("counts a tree's jobs on its root within the limit, answering the total when refused (0 before any, null without the root)", async () => {
+    await store.collection('jobs').insertMany([{ _id: 'root' }, { _id: 'fresh' }]);
+    expect(await jobs.countTreeJobs('root', 3, 5)).toEqual({ counted: true });
+    expect(await jobs.countTreeJobs('root', 2, 5)).toEqual({ counted: true });
+    expect(await jobs.countTreeJobs('root', 1, 5)).toEqual({ counted: false, total: 5 });
+    // more than the limit at once: refused without a write, the root's total as it is
+    expect(await jobs.countTreeJobs('fresh', 6, 5)).toEqual({ counted: false, total: 0 });
+    expect(await jobs.countTreeJobs('gone', 1, 5)).toEqual({ counted: false, total: null });
+    expect(await jobs.countTreeJobs('gone', 6, 5)).toEqual({ counted: false, total: null });
+    expect(await store.collection('jobs').find({}, { sort: { _id: 1 } })).toEqual([{ _id: 'fresh' }, { _id: 'root', treeJobs: 5 }]);
   });
 
   it('gives jobs stored before visibleTo existed their tokens, once', async () => {

@@ -394,13 +394,14 @@ export class JobRepository {
    * null when the root job no longer exists.
    */
   async countTreeJobs(rootId: string, count: number, limit: number): Promise<{ counted: true } | { counted: false; total: number | null }> {
-    if (count > limit)
-      return { counted: false, total: (await this.jobs.findOne({ _id: rootId }, { projection: { treeJobs: 1 } }))?.treeJobs ?? null };
-    const res = await this.jobs.updateOne(
-      { _id: rootId, $or: [{ treeJobs: { $exists: false } }, { treeJobs: { $lte: limit - count } }] },
-      { $inc: { treeJobs: count } },
-    );
-    if (res.matchedCount > 0) return { counted: true };
+    if (count <= limit) {
+      const res = await this.jobs.updateOne(
+        { _id: rootId, $or: [{ treeJobs: { $exists: false } }, { treeJobs: { $lte: limit - count } }] },
+        { $inc: { treeJobs: count } },
+      );
+      if (res.matchedCount > 0) return { counted: true };
+    }
+    // a root job that counted none yet holds no treeJobs: its total is 0, null only when it is gone
     const root = await this.jobs.findOne({ _id: rootId }, { projection: { treeJobs: 1 } });
     return { counted: false, total: root === null ? null : (root.treeJobs ?? 0) };
   }

@@ -183,12 +183,14 @@ function checkOperandTypes(doc: Doc, modifier: AnyRecord): void {
         throw badRequest(`${op} needs a number for "${path}"; got ${JSON.stringify(operand) ?? String(operand)}`);
       }
       const current = resolveThroughObjects(doc, path);
-      if (current === undefined || current === null) continue;
+      // a missing field is made; null is a value of the wrong type, which MongoDB refuses (mingo would skip it)
+      if (current === undefined) continue;
+      const found = current === null ? 'null' : typeof current;
       if (numeric.includes(op) && typeof current !== 'number') {
-        throw badRequest(`Cannot apply ${op} to the non-numeric field "${path}"`);
+        throw badRequest(`Cannot apply ${op} to the non-numeric field "${path}" (it holds ${found})`);
       }
       if (arrays.includes(op) && !Array.isArray(current)) {
-        throw badRequest(`Cannot apply ${op} to the non-array field "${path}"`);
+        throw badRequest(`Cannot apply ${op} to the non-array field "${path}" (it holds ${found})`);
       }
     }
   }
