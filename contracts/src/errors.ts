@@ -196,6 +196,12 @@ export const ERROR_CODES = {
     description:
       'A task output or job variable is larger than the largest value a job holds (NAP_JOB_MAX_VALUE_BYTES); its task fails with this code.',
   },
+  JOB_TREE_LIMIT_EXCEEDED: {
+    status: 422,
+    retryable: false,
+    description:
+      'A childJob task would nest child jobs deeper than 10 levels, or give its job tree (a root job and its descendants at every level) more descendant jobs than NAP_MAX_JOBS_PER_TREE allows; the task fails with this code, creating no child, and its error names the limit and the count.',
+  },
   AUTOMATION_NOT_FOUND: { status: 404, retryable: false, description: 'No automation with that id.' },
   AUTOMATION_ALREADY_EXISTS: { status: 409, retryable: false, description: 'An automation with that name exists.' },
   FORM_NOT_FOUND: { status: 404, retryable: false, description: 'No form with that id or name.' },

@@ -204,7 +204,13 @@ function describe(label: string, e: ErrorObject, data: unknown, root?: JsonSchem
   switch (e.keyword) {
     case 'required': {
       const missing = String(params.missingProperty);
-      return { member: `${at}.${missing}`, message: `${at} must have required property '${missing}'`, keyword: e.keyword };
+      // in an open object, the member given misspelled (`varibles`) is the likelier mistake than one
+      // left out (a closed object's additionalProperties problem says so already)
+      const holder = valueAt(segmentsOf(e.instancePath), data);
+      const open = root === undefined || schemaHolding(root, e)?.additionalProperties !== false;
+      const given = open && isObjectValue(holder) ? Object.keys(holder).find((k) => closestName(k, [missing]) !== undefined) : undefined;
+      const hint = given === undefined ? '' : ` (it has '${given}': did you mean '${missing}'?)`;
+      return { member: `${at}.${missing}`, message: `${at} must have required property '${missing}'${hint}`, keyword: e.keyword };
     }
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
@@ -305,6 +311,61 @@ function editDistance(a: string, b: string): number {
     rows.push(row);
   }
   return (rows[a.length] as number[])[b.length] as number;
+}
+
+function isObjectValue(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The members of `value` that misspell one its object schema declares and `value` lacks
+ * (`varibles` for `variables`, `Options` for `options`; see {@link closestName}) where the schema
+ * leaves the object open, so that as written they would be ignored: one problem per member, named
+ * `<label>.<member>` with the member meant. A member beside the one it resembles (`_id` and `id`)
+ * passes. Declared members whose schemas are open objects with declared members of their own
+ * (`body.options`) are looked into too. A closed object (`additionalProperties: false`) is not
+ * looked at (validation refuses its extra members, with the same hint), nor one whose
+ * `patternProperties` may take other names; any member that resembles none passes, as clients of the
+ * original platform send members NAP does not read. `noun` says what a member of `value` is, for
+ * the messages (`option of a start`: "body.options.varibles is no option of a start").
+ */
+export function misspelledMembers(schema: JsonSchema, value: unknown, label: string, noun = `member of ${label}`): ValidationProblem[] {
+  const problems: ValidationProblem[] = [];
+  const properties = schema.properties;
+  if (!isObjectValue(value) || !isObjectValue(properties)) return problems;
+  const open = schema.additionalProperties !== false && schema.patternProperties === undefined;
+  // a member given beside the one it resembles is no misspelling of it: nothing is missing
+  const absent = Object.keys(properties).filter((name) => !Object.hasOwn(value, name));
+  for (const [member, inner] of Object.entries(value)) {
+    const at = `${label}.${member}`;
+    if (Object.hasOwn(properties, member)) {
+      const memberSchema = properties[member];
+      if (isObjectValue(memberSchema)) problems.push(...misspelledMembers(memberSchema, inner, at));
+      continue;
+    }
+    const meant = open ? closestName(member, absent) : undefined;
+    if (meant === undefined) continue;
+    problems.push({
+      member: at,
+      message: `${at} is no ${noun} (it would be ignored): did you mean '${meant}'?`,
+      keyword: 'additionalProperties',
+    });
+  }
+  return problems;
+}
+
+/** Throws 400 `VALIDATION_FAILED` with every problem of {@link misspelledMembers}, if there is one. */
+export function assertNoMisspelledMembers(schema: JsonSchema, value: unknown, label: string, noun?: string): void {
+  const problems = misspelledMembers(schema, value, label, noun);
+  if (problems.length > 0) throw new AppError('VALIDATION_FAILED', problems.map((p) => p.message).join('; '), { details: problems });
+}
+
+/**
+ * {@link assertNoMisspelledMembers} for the body of a request to `op` (`body.<member>`): for the
+ * start and run routes whose bodies are open, where a member misspelled would run without it.
+ */
+export function assertNoMisspelledBody(op: OperationDef, body: unknown): void {
+  if (op.request.body !== undefined) assertNoMisspelledMembers(op.request.body, body, 'body');
 }
 
 /**

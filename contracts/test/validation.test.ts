@@ -1,5 +1,5 @@
 import type { OperationDef } from '../src/catalog/types';
-import { compileOperation, validateAgainst, validateRequest, validateResponse } from '../src/validation';
+import { compileOperation, misspelledMembers, validateAgainst, validateRequest, validateResponse } from '../src/validation';
 
 function op(overrides: Partial<OperationDef>): OperationDef {
   return {
@@ -133,6 +133,47 @@ describe('validation', () => {
     expect(validateAgainst(lone, { formDta: {} }, 'body')[0]?.message).toBe(
       "body must NOT have additional property 'formDta': did you mean 'formData'?",
     );
+  });
+
+  it('says which member of an open object a misspelled one was meant to be, where validation lets it pass', () => {
+    const schema = {
+      $id: 'nap:test.misspelled-open',
+      type: 'object',
+      required: ['template'],
+      properties: {
+        template: { type: 'string' },
+        variables: { type: 'object' },
+        options: { type: 'object', properties: { extractOutput: { type: 'boolean' } } },
+        closed: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' } } },
+      },
+    };
+    // validation takes the open object's members as they are: the misspelled ones would be ignored
+    expect(validateAgainst(schema, { template: 't', varibles: {}, options: { ExtractOutput: true } }, 'body')).toEqual([]);
+    expect(
+      misspelledMembers(
+        schema,
+        { template: 't', varibles: {}, options: { ExtractOutput: true, colour: 1 }, origin: 'ipctl', closed: { nme: 1 } },
+        'body',
+      ),
+    ).toEqual([
+      {
+        member: 'body.varibles',
+        message: "body.varibles is no member of body (it would be ignored): did you mean 'variables'?",
+        keyword: 'additionalProperties',
+      },
+      {
+        member: 'body.options.ExtractOutput',
+        message: "body.options.ExtractOutput is no member of body.options (it would be ignored): did you mean 'extractOutput'?",
+        keyword: 'additionalProperties',
+      },
+    ]);
+    // beside the member it resembles, a member is no misspelling: nothing would be missing
+    expect(misspelledMembers(schema, { template: 't', variables: {}, Variables: {} }, 'body')).toEqual([]);
+    // a required member misspelled: the required problem names the member given
+    expect(validateAgainst(schema, { tempalte: 't' }, 'body')[0]?.message).toBe(
+      "body must have required property 'template' (it has 'tempalte': did you mean 'template'?)",
+    );
+    expect(validateAgainst(schema, { colour: 't' }, 'body')[0]?.message).toBe("body must have required property 'template'");
   });
 
   it('says how to name the field of a field-wise query filter given as plain text', () => {

@@ -83,6 +83,15 @@ describe('configuration manager device templates', () => {
       variables: { banner: '<Authorised & logged>' },
     });
     expect(raw.body).toEqual({ rendered: 'banner motd <Authorised & logged>' });
+    // variables misspelled: refused, naming the member meant
+    const misspelled = await gw.http('POST', `/configuration_manager/templates/${edge.id}/render`, { varibles: { banner: 'x' } });
+    expect(misspelled).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message: "body must have required property 'variables' (it has 'varibles': did you mean 'variables'?)",
+      },
+    });
   });
 
   it('fails a render with 422 naming the missing variable, and on a syntax error', async () => {

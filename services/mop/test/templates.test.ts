@@ -135,6 +135,27 @@ describe('command templates', () => {
     expect((await http('GET', '/mop/runs?template=ct-bare')).body).toMatchObject({ total: 0 });
   });
 
+  it('refuses a run whose body misspells a member (it would run without it), naming the member meant, and runs nothing', async () => {
+    const run = await http('POST', '/mop/RunCommandTemplate', { template: 'ct-bare', devices: ['no-such-device'], varibles: { x: 1 } });
+    expect(run).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message: "body.varibles is no member of body (it would be ignored): did you mean 'variables'?",
+        details: [{ member: 'body.varibles' }],
+      },
+    });
+    const single = await http('POST', '/mop/RunCommand', { command: 'show version', device: 'no-such-device', Variables: {} });
+    expect(single).toMatchObject({
+      status: 400,
+      body: { details: [{ member: 'body.Variables', message: expect.stringContaining("'variables'") }] },
+    });
+    // a member like none the route reads is ignored, as clients of the original platform send some
+    const other = await http('POST', '/mop/RunCommandTemplate', { template: 'ct-bare', devices: ['no-such-device'], origin: 'ipctl' });
+    expect(other.body).toMatchObject({ message: 'The command template "ct-bare" has no commands: add one before running it' });
+    expect((await http('GET', '/mop/runs?template=ct-bare')).body).toMatchObject({ total: 0 });
+  });
+
   it('refuses an update that takes the name of another template', async () => {
     await create({ name: 'crud-3a' });
     const b = await create({ name: 'crud-3b' });

@@ -1,4 +1,4 @@
-import { AppError, TIMEOUTS_MS, auditChanges } from '@nap/contracts';
+import { AppError, TIMEOUTS_MS, assertNoMisspelledMembers, auditChanges, transformationRunBodySchema } from '@nap/contracts';
 import type {
   Caller,
   ComponentGroup,
@@ -242,9 +242,23 @@ async function projectMember(svc: StudioContext, key: string): Promise<StudioTem
 
 /** Runs the stored transformation `idOrName` on `{ incoming, options }` (a body with `data` and no `incoming` runs on `data`). */
 export async function runStoredTransformation(svc: StudioContext, idOrName: string, body: TransformationRunBody): Promise<unknown> {
+  // a member or option misspelled (`incomming`, `extractOuput`) would run as if it were not given
+  assertNoMisspelledMembers(transformationRunBodySchema, body, 'body');
   const doc = await svc.transformations.getByIdOrName(idOrName);
   if (body.incoming === undefined && body.data === undefined) refuseBareValues(body);
-  return svc.jst.run(doc, body.incoming ?? body.data ?? {}, body.options ?? {});
+  const incoming = body.incoming ?? body.data ?? {};
+  assertNoMisspelledIncoming(doc, incoming, body.incoming !== undefined ? 'body.incoming' : 'body.data');
+  return svc.jst.run(doc, incoming, body.options ?? {});
+}
+
+/**
+ * Refuses input values named like an incoming schema of the transformation that is not given
+ * (`siet` for `site`, `Device` for `device`): a run reads its incoming values by `$id` only, so the
+ * value would be ignored and the run go on without it. Values of other names are ignored as before.
+ */
+function assertNoMisspelledIncoming(doc: Transformation, incoming: Record<string, unknown>, label: string): void {
+  const properties = Object.fromEntries(doc.incoming.flatMap((schema) => (typeof schema.$id === 'string' ? [[schema.$id, {}]] : [])));
+  assertNoMisspelledMembers({ properties }, incoming, label, `incoming of transformation "${doc.name}"`);
 }
 
 const RUN_BODY_MEMBERS: ReadonlySet<string> = new Set(['incoming', 'data', 'options']);

@@ -121,6 +121,14 @@ describeWithPython('the template builder', () => {
       const id = await createTemplate('@5f0c1e2d3a4b: VLAN', 'jinja2', 'vlan {{ id }}');
       expect((await renderJinja(id, { context: { id: 7 } })).body).toEqual({ renderedTemplate: 'vlan 7' });
       expect((await renderJinja('VLAN', { context: { id: 8 } })).body).toEqual({ renderedTemplate: 'vlan 8' });
+      // the context misspelled: refused, naming the member meant
+      expect(await renderJinja('VLAN', { contxt: { id: 8 } })).toMatchObject({
+        status: 400,
+        body: {
+          code: 'VALIDATION_FAILED',
+          message: "body must have required property 'context' (it has 'contxt': did you mean 'context'?)",
+        },
+      });
       await createTemplate('@6a7b8c9d0e1f: VLAN', 'jinja2', 'vlan {{ id }} (other project)');
       const ambiguous = await renderJinja('VLAN', { context: { id: 9 } });
       expect(ambiguous).toMatchObject({

@@ -148,6 +148,70 @@ describe('transformation routes', () => {
     expect((kept.body as { warnings: unknown[] }).warnings).toHaveLength(1);
   });
 
+  it('checks outgoing schemas too: a misspelled member, and an assign writing a member its schema does not declare', async () => {
+    const write = (id: number, name: string, ptr: string) => ({
+      id,
+      type: 'assign',
+      from: { location: 'method', name: 1, ptr: '/return' },
+      to: { location: 'outgoing', name, ptr },
+    });
+    const doc = {
+      ...upper,
+      name: 'outgoing-typos',
+      outgoing: [
+        {
+          $id: 'device',
+          type: 'object',
+          properties: { hostname: { type: 'string' } },
+          additionalProperties: false,
+          requried: ['hostname'],
+        },
+        { $id: 'open', type: 'object', properties: { hostname: { type: 'string' } }, editable: true },
+      ],
+      steps: [
+        ...upper.steps.slice(0, 2),
+        write(3, 'device', '/hostnme'),
+        write(4, 'device', '/site'),
+        write(5, 'open', '/Hostname'),
+        write(6, 'open', '/site'),
+      ],
+    };
+    const checked = await platform.http('POST', '/transformations/validate', { token: admin, body: doc });
+    expect(checked.body).toEqual({
+      isValid: false,
+      errors: [
+        {
+          code: 'UNKNOWN_SCHEMA_MEMBER',
+          message: 'the outgoing schema "device" has the member "requried", which no schema knows: did you mean "required"?',
+          path: '/outgoing/0/requried',
+        },
+        {
+          code: 'UNDECLARED_OUTGOING_MEMBER',
+          message:
+            'assign 3 writes the member "hostnme" into the outgoing schema "device", which does not declare it: did you mean "hostname"?',
+          path: '/steps/2/to/ptr',
+        },
+        {
+          code: 'UNDECLARED_OUTGOING_MEMBER',
+          message:
+            'assign 4 writes the member "site" into the outgoing schema "device", which does not declare it: it allows no other member than "hostname"',
+          path: '/steps/3/to/ptr',
+        },
+      ],
+      // an open schema takes other members: a near miss is only a warning, any other member passes
+      warnings: [
+        {
+          code: 'UNDECLARED_OUTGOING_MEMBER',
+          message:
+            'assign 5 writes the member "Hostname" into the outgoing schema "open", which does not declare it: did you mean "hostname"?',
+          path: '/steps/4/to/ptr',
+        },
+      ],
+    });
+    const refused = await platform.http('POST', '/transformations', { token: admin, body: doc });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'TRANSFORMATION_INVALID' } });
+  });
+
   it('runs by id on { incoming, options }, on the spec route too, where a lone data object is the incoming', async () => {
     const run = await platform.http('POST', `/transformations/${id}`, { token: admin, body: { incoming: { site: 'ams1' } } });
     expect(run).toMatchObject({ status: 200, body: { label: 'AMS1' } });
@@ -188,6 +252,39 @@ describe('transformation routes', () => {
         details: [{ member: 'body.site' }],
       },
     });
+    // a member, an option or an incoming value misspelled would run as if it were not given: refused, naming the one meant
+    const misspelled = await platform.http('POST', `/transformations/${id}`, {
+      token: admin,
+      body: { incomming: { site: 'ams1' }, options: { extractOuput: true } },
+    });
+    expect(misspelled).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        details: [
+          { member: 'body.incomming', message: "body.incomming is no member of body (it would be ignored): did you mean 'incoming'?" },
+          { member: 'body.options.extractOuput', message: expect.stringContaining("did you mean 'extractOutput'?") },
+        ],
+      },
+    });
+    const value = await platform.http('POST', '/automation-studio/json-forms/runTransformation/upper-site', {
+      token: admin,
+      body: { incoming: { siet: 'ams1' } },
+    });
+    expect(value).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message: `body.incoming.siet is no incoming of transformation "upper-site" (it would be ignored): did you mean 'site'?`,
+        details: [{ member: 'body.incoming.siet' }],
+      },
+    });
+    // a value no incoming resembles is ignored, as before, and so is one beside the incoming it resembles
+    const other = await platform.http('POST', `/transformations/${id}`, {
+      token: admin,
+      body: { incoming: { site: 'fra1', Site: 'x', origin: 'x' } },
+    });
+    expect(other).toMatchObject({ status: 200, body: { label: 'FRA1' } });
     const missing = await platform.http('POST', '/automation-studio/json-forms/runTransformation/no-such-jst', {
       token: admin,
       body: { incoming: {} },

@@ -75,7 +75,11 @@ it('stops a workflow that runs itself at the nesting limit: no job deeper than i
   expect(deepest).not.toBeNull();
   expect(await jobs.countDocuments({ ancestors: { $size: MAX_CHILD_JOB_DEPTH + 1 } })).toBe(0);
   const refused = await h.waitFor(String(deepest?._id), ['complete', 'error', 'canceled']);
-  expect(JSON.stringify(refused.tasks.cj?.variables?.error)).toContain(`more than the limit of ${MAX_CHILD_JOB_DEPTH}`);
+  // the refusal carries its code first, and names the depth and the limit
+  expect(refused.tasks.cj?.variables?.error).toBe(
+    `JOB_TREE_LIMIT_EXCEEDED: Child job of workflow "runs-itself" would be nested ${MAX_CHILD_JOB_DEPTH + 1} levels deep, more than the limit of ${MAX_CHILD_JOB_DEPTH} levels (fixed, not a setting): does a workflow run itself without end?`,
+  );
+  expect(refused.error).toEqual([expect.objectContaining({ task: 'cj' })]);
 });
 
 it('refuses a data_array with more items than a job tree may hold, creating no child', async () => {
@@ -86,7 +90,9 @@ it('refuses a data_array with more items than a job tree may hold, creating no c
     'canceled',
   ]);
   expect(job.status).toBe('error');
-  expect(JSON.stringify(job.tasks.cj?.variables?.error)).toContain(`more than the limit of ${TREE_LIMIT} jobs per job tree`);
+  expect(job.tasks.cj?.variables?.error).toBe(
+    `JOB_TREE_LIMIT_EXCEEDED: Child jobs of workflow "too-many-children-child" would be ${TREE_LIMIT + 1}, one per item of data_array, more than the limit of ${TREE_LIMIT} jobs per job tree (NAP_MAX_JOBS_PER_TREE); NAP_MAX_JOBS_PER_TREE of the workflow service raises the limit`,
+  );
   expect(await h.store.collection('jobs').countDocuments({ 'parent.job': job._id })).toBe(0);
 });
 
@@ -102,8 +108,8 @@ it('stops a job tree that fans out at every level at its size limit, counted acr
   const refused = await jobs.find({ 'ancestors.0': root._id, 'tasks.cj.childJobs': { $size: 0 } });
   expect(refused.length).toBeGreaterThan(0);
   for (const r of refused)
-    expect(String(r.tasks.cj?.variables?.error)).toContain(
-      `2 more would pass the limit of ${TREE_LIMIT} jobs per job tree (NAP_MAX_JOBS_PER_TREE); the tree of root job "${root._id}" has ${TREE_LIMIT} descendant jobs already`,
+    expect(r.tasks.cj?.variables?.error).toBe(
+      `JOB_TREE_LIMIT_EXCEEDED: Child jobs of workflow "fans-out" were refused: 2 more would pass the limit of ${TREE_LIMIT} jobs per job tree (NAP_MAX_JOBS_PER_TREE); the tree of root job "${root._id}" has ${TREE_LIMIT} descendant jobs already. NAP_MAX_JOBS_PER_TREE of the workflow service raises the limit`,
     );
   // no active job is left behind
   expect(await jobs.countDocuments({ 'ancestors.0': root._id, status: { $in: ['running', 'paused'] } })).toBe(0);

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { assertJsonDepth } from '@nap/contracts';
+import { assertJsonDepth, assertNoMisspelledBody } from '@nap/contracts';
 import { deviceRenderError } from '../domain/template-render';
 import type { GatewayDevicesContext } from '../context';
 
@@ -9,6 +9,8 @@ import type { GatewayDevicesContext } from '../context';
  */
 export function renderDeviceTemplate(svc: GatewayDevicesContext): Handler<'gateway-devices.renderDeviceTemplate'> {
   return async (input, ctx) => {
+    // `varibles` would render the template with its defaults alone
+    assertNoMisspelledBody(ctx.operation, input.body);
     const template = await svc.templates.get(input.params.id, input.caller);
     const context = { ...template.variables, ...input.body.variables };
     // the renderer walks the context recursively: bound it like every other walk of user JSON

@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { assertNoMisspelledBody } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
 import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
@@ -7,6 +8,7 @@ import { runAnalyticTemplate, sideTemplate } from '../domain/analytic';
 /** `POST /mop/runAnalyticsTemplateDevices`: runs the pre and post commands on the devices, then compares them. */
 export function runAnalyticsTemplateDevices(svc: MopContext): Handler<'mop.runAnalyticsTemplateDevices'> {
   return async (input, ctx) => {
+    assertNoMisspelledBody(ctx.operation, input.body);
     const started = Date.now();
     const template = svc.analytics.runnable(await svc.analytics.getByName(input.body.analytic_template_name));
     const { devices } = input.body;

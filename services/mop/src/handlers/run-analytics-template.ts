@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { AppError } from '@nap/contracts';
+import { AppError, assertNoMisspelledBody } from '@nap/contracts';
 import { keepRun } from '../context';
 import type { MopContext } from '../context';
 import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
@@ -7,6 +7,7 @@ import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
 /** `POST /mop/runAnalyticsTemplate`: compares two RunCommandTemplate results with an analytic template. */
 export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalyticsTemplate'> {
   return async (input, ctx) => {
+    assertNoMisspelledBody(ctx.operation, input.body);
     const started = Date.now();
     const { pre, post } = input.body;
     if (!isRunOutputs(pre))

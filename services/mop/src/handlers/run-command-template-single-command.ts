@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { AppError } from '@nap/contracts';
+import { AppError, assertNoMisspelledBody } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
 import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
@@ -7,6 +7,7 @@ import type { MopContext } from '../context';
 /** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
 export function runCommandTemplateSingleCommand(svc: MopContext): Handler<'mop.RunCommandTemplateSingleCommand'> {
   return async (input, ctx) => {
+    assertNoMisspelledBody(ctx.operation, input.body);
     const started = Date.now();
     const template = svc.templates.checked(await svc.templates.getByIdOrName(input.body.templateId));
     const { commandIndex, devices } = input.body;

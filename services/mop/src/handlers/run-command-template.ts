@@ -1,4 +1,5 @@
 import type { Handler } from '@nap/bus';
+import { assertNoMisspelledBody } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
 import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
@@ -6,6 +7,7 @@ import type { MopContext } from '../context';
 /** `POST /mop/RunCommandTemplate`: every command of a template on devices; the run is kept in the history. */
 export function runCommandTemplate(svc: MopContext): Handler<'mop.RunCommandTemplate'> {
   return async (input, ctx) => {
+    assertNoMisspelledBody(ctx.operation, input.body);
     const started = Date.now();
     const template = svc.templates.runnable(await svc.templates.getByName(input.body.template));
     const { devices } = input.body;

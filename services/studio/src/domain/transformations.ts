@@ -10,7 +10,7 @@ import type {
 import { checked } from './checked';
 import { camelStamp, withoutCamelStamp } from './documents';
 import type { OriginalStamp, SaveStamp } from './documents';
-import { checkIncomingMembers, compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
+import { checkSchemaMembers, compileTransformation, invalidTransformation, migrateTransformation, runTransformationPlan } from './jst';
 import type { IncomingValidator, Migration, RegexRunner, RunLimits, TransformationPlan } from './jst';
 
 /** What checking a submitted transformation gives: the migrated document, and its errors and warnings. */
@@ -44,7 +44,7 @@ export function checkTransformation(input: TransformationInput): TransformationC
   const { doc, migrated, errors: untranslatable } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
   // checked when a document is submitted, not when a stored one runs: documents stored before still run
-  const members = checkIncomingMembers(input);
+  const members = checkSchemaMembers(input);
   return {
     doc: parseAs(transformationInputSchema, doc, 'transformation'),
     errors: [...untranslatable, ...members.errors, ...errors],
@@ -68,7 +68,7 @@ export function acceptTransformation(input: unknown, member: string): Omit<Trans
 export function validateTransformationDocument(input: Record<string, unknown>): ResponseOf<'studio.validateTransformation'> {
   const { doc, migrated, errors: untranslatable } = migrateTransformation(input);
   const { errors, warnings } = compileTransformation(doc);
-  const members = checkIncomingMembers(input);
+  const members = checkSchemaMembers(input);
   const all = [...untranslatable, ...members.errors, ...errors];
   return { isValid: all.length === 0, errors: all, warnings: [...migrationNotes(migrated, 'future'), ...members.warnings, ...warnings] };
 }

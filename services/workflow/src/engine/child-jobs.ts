@@ -1,5 +1,5 @@
 import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
-import type { Caller, WorkflowDocument } from '@nap/contracts';
+import type { Caller, ErrorCode, WorkflowDocument } from '@nap/contracts';
 import { TaskInputError } from '../domain/builtins';
 import type { Logger } from '@nap/telemetry';
 import { errorMessage, isRecord, setOwn, sleep } from '@nap/util';
@@ -33,6 +33,18 @@ export interface ChildJobHost {
  * NAP replaces nest two or three levels.
  */
 export const MAX_CHILD_JOB_DEPTH = 10;
+
+/** What lets a job tree hold more descendant jobs, for the errors of the limit. */
+const RAISE_TREE_LIMIT = 'NAP_MAX_JOBS_PER_TREE of the workflow service raises the limit';
+
+/**
+ * The error text of a childJob task that a limit of its job tree refused: the code first, as other
+ * task errors give theirs, so callers and the job's records tell it from other failures.
+ */
+function treeLimitError(message: string): string {
+  const code: ErrorCode = 'JOB_TREE_LIMIT_EXCEEDED';
+  return `${code}: ${message}`;
+}
 
 /** A child job as the childJob task's `job_details` shows it; `incomplete` for one not created yet. */
 type ChildDetail = ChildJobSummary | { _id: string; name?: string; status: 'incomplete' };
@@ -90,10 +102,14 @@ export class ChildJobs {
       const workflow = typeof incoming.workflow === 'string' ? incoming.workflow.trim() : '';
       if (workflow === '') throw new TaskInputError('Incoming "workflow" of childJob must name a workflow');
       const depth = (this.state.job.ancestors?.length ?? 0) + 1;
-      if (depth > MAX_CHILD_JOB_DEPTH)
-        throw new TaskInputError(
-          `Child job of workflow "${workflow}" would be nested ${depth} levels deep, more than the limit of ${MAX_CHILD_JOB_DEPTH}: does a workflow run itself without end?`,
+      if (depth > MAX_CHILD_JOB_DEPTH) {
+        // no setting raises this one: nesting deeper is a workflow that runs itself, not a larger task
+        this.refuse(
+          id,
+          `Child job of workflow "${workflow}" would be nested ${depth} levels deep, more than the limit of ${MAX_CHILD_JOB_DEPTH} levels (fixed, not a setting): does a workflow run itself without end?`,
         );
+        return;
+      }
       const raw = (task.variables?.incoming ?? {}).variables;
       const given = isRecord(raw) ? raw : isRecord(incoming.variables) ? incoming.variables : {};
       const base: Record<string, unknown> = {};
@@ -110,10 +126,13 @@ export class ChildJobs {
         ? needArray(dataArray, 'data_array').map((item) => ({ ...base, ...(isRecord(item) ? item : { item }) }))
         : [base];
       const limit = this.host.maxJobsPerTree;
-      if (inputs.length > limit)
-        throw new TaskInputError(
-          `Child jobs of workflow "${workflow}" would be ${inputs.length}, one per item of data_array, more than the limit of ${limit} jobs per job tree (NAP_MAX_JOBS_PER_TREE)`,
+      if (inputs.length > limit) {
+        this.refuse(
+          id,
+          `Child jobs of workflow "${workflow}" would be ${inputs.length}, one per item of data_array, more than the limit of ${limit} jobs per job tree (NAP_MAX_JOBS_PER_TREE); ${RAISE_TREE_LIMIT}`,
         );
+        return;
+      }
       const run: ChildRun = { workflow, sequential: incoming.loopType === 'sequential', single: !looped, inputs };
       if (inputs.length === 0) {
         this.state.complete(id, { finishState: 'success', outgoing: { job_details: [] } });
@@ -126,6 +145,11 @@ export class ChildJobs {
     } catch (err) {
       this.state.complete(id, errorOutcome(errorMessage(err)));
     }
+  }
+
+  /** Fails a childJob task that a limit of its job tree refused, before it planned any child. */
+  private refuse(id: string, message: string): void {
+    this.state.complete(id, errorOutcome(treeLimitError(message)));
   }
 
   /**
@@ -228,7 +252,9 @@ export class ChildJobs {
       answer.total === null
         ? `its root job "${rootId}" no longer exists`
         : `the tree of root job "${rootId}" has ${answer.total} descendant jobs already`;
-    const message = `Child jobs of workflow "${run.workflow}" were refused: ${count} more would pass the limit of ${limit} jobs per job tree (NAP_MAX_JOBS_PER_TREE); ${held}`;
+    const message = treeLimitError(
+      `Child jobs of workflow "${run.workflow}" were refused: ${count} more would pass the limit of ${limit} jobs per job tree (NAP_MAX_JOBS_PER_TREE); ${held}. ${RAISE_TREE_LIMIT}`,
+    );
     void this.step(() => {
       const failed = this.state.job.tasks[id];
       if (failed?.status !== 'running') return;

@@ -11,7 +11,7 @@ export { migrateTransformation } from './migrate';
 export type { Migration } from './migrate';
 export type { TransformationPlan } from './plan';
 export { createInlineRegexRunner, runRegexOp } from './regex';
-export { checkIncomingMembers } from './schema-members';
+export { checkSchemaMembers } from './schema-members';
 export type { RegexOp, RegexRunner } from './regex';
 export { DEFAULT_LIMITS, runTransformationPlan } from './run';
 export type { IncomingValidator, RunDeps, RunLimits, RunOptions } from './run';

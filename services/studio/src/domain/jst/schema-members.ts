@@ -1,7 +1,7 @@
 import { closestName } from '@nap/contracts';
 import type { TransformationProblem } from '@nap/contracts';
 import type { Obj } from './values';
-import { isPlainObject } from './values';
+import { isPlainObject, parsePointer } from './values';
 
 /**
  * The members an incoming schema of a transformation may carry: the JSON Schema keywords of every
@@ -23,6 +23,9 @@ const KNOWN_MEMBERS: readonly string[] = [
   // the original editor's
   'optional isConstValue isContext isIndexed isThis',
 ].flatMap((line) => line.split(' '));
+
+/** The members an outgoing schema may carry: those of an incoming one, and `editable`, which the original editor writes into the outgoing schemas of user functions. */
+const KNOWN_OUTGOING_MEMBERS: readonly string[] = [...KNOWN_MEMBERS, 'editable'];
 
 /** Keywords whose value is one schema, a list of schemas, or schemas by name: where schemas nest. */
 const ONE_SCHEMA = [
@@ -46,20 +49,20 @@ function pointerPart(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Every member of `schema` and of the schemas nested in it that no schema knows, with its JSON Pointer. */
-function unknownMembers(schema: Obj, at: string, found: { member: string; path: string }[]): void {
+/** Every member of `schema` and of the schemas nested in it that is not `known`, with its JSON Pointer. */
+function unknownMembers(schema: Obj, at: string, known: readonly string[], found: { member: string; path: string }[]): void {
   for (const key of Object.keys(schema)) {
-    if (!KNOWN_MEMBERS.includes(key) && !key.startsWith('x-')) found.push({ member: key, path: `${at}/${pointerPart(key)}` });
+    if (!known.includes(key) && !key.startsWith('x-')) found.push({ member: key, path: `${at}/${pointerPart(key)}` });
   }
   for (const key of ONE_SCHEMA) {
     const value = schema[key];
-    if (isPlainObject(value)) unknownMembers(value, `${at}/${key}`, found);
+    if (isPlainObject(value)) unknownMembers(value, `${at}/${key}`, known, found);
   }
   for (const key of SCHEMA_LISTS) {
     const value = schema[key];
     if (Array.isArray(value))
       value.forEach((item, i) => {
-        if (isPlainObject(item)) unknownMembers(item, `${at}/${key}/${i}`, found);
+        if (isPlainObject(item)) unknownMembers(item, `${at}/${key}/${i}`, known, found);
       });
   }
   for (const key of SCHEMAS_BY_NAME) {
@@ -67,51 +70,152 @@ function unknownMembers(schema: Obj, at: string, found: { member: string; path: 
     if (!isPlainObject(value)) continue;
     // `dependencies` of draft 7 also maps a name to a list of names, which is not a schema
     for (const [name, sub] of Object.entries(value))
-      if (isPlainObject(sub)) unknownMembers(sub, `${at}/${key}/${pointerPart(name)}`, found);
+      if (isPlainObject(sub)) unknownMembers(sub, `${at}/${key}/${pointerPart(name)}`, known, found);
   }
 }
 
-/**
- * The members of a document's incoming schemas (its own and its functions') that no JSON Schema
- * keyword nor the original editor names. JSON Schema ignores a member it does not know, so a
- * misspelled keyword (`proprties`, `requried`, `Type`) checks nothing and the author never learns:
- * one that misspells a known member is an error `UNKNOWN_SCHEMA_MEMBER` saying which was meant;
- * any other (an annotation of the author's own) is a warning, and the document keeps it. `x-`
- * members are extensions by convention and pass. Paths are JSON Pointers into the document
- * (`/incoming/0/properties/host/requried`, `/functions/2/incoming/1/tpye`).
- */
-export function checkIncomingMembers(doc: Obj): { errors: TransformationProblem[]; warnings: TransformationProblem[] } {
-  const errors: TransformationProblem[] = [];
-  const warnings: TransformationProblem[] = [];
-  const scopes: { incoming: unknown; at: string; owner: string }[] = [{ incoming: doc.incoming, at: '', owner: '' }];
+/** Keywords by which a schema takes members from other schemas: a member it does not list may be declared there. */
+const COMPOSING = ['$ref', '$dynamicRef', '$recursiveRef', 'allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'dependencies'] as const;
+
+/** The problems of a document's schemas, as {@link checkSchemaMembers} answers them. */
+interface Found {
+  errors: TransformationProblem[];
+  warnings: TransformationProblem[];
+}
+
+/** A document, or one of its user functions: where schemas and the assigns that write them live. */
+interface Scope {
+  scope: Obj;
+  at: string;
+  owner: string;
+}
+
+function scopesOf(doc: Obj): Scope[] {
+  const scopes: Scope[] = [{ scope: doc, at: '', owner: '' }];
   if (Array.isArray(doc.functions))
     doc.functions.forEach((fn, i) => {
-      if (isPlainObject(fn))
-        scopes.push({ incoming: fn.incoming, at: `/functions/${i}`, owner: ` of function "${String(fn.name ?? fn.id ?? i)}"` });
+      if (isPlainObject(fn)) scopes.push({ scope: fn, at: `/functions/${i}`, owner: ` of function "${String(fn.name ?? fn.id ?? i)}"` });
     });
-  for (const scope of scopes) {
-    if (!Array.isArray(scope.incoming)) continue;
-    scope.incoming.forEach((schema, i) => {
-      if (!isPlainObject(schema)) return;
-      const found: { member: string; path: string }[] = [];
-      unknownMembers(schema, `${scope.at}/incoming/${i}`, found);
-      const named = typeof schema.$id === 'string' ? `"${schema.$id}"` : String(i);
-      for (const { member, path } of found) {
-        const meant = closestName(member, KNOWN_MEMBERS);
-        if (meant !== undefined)
-          errors.push({
-            code: 'UNKNOWN_SCHEMA_MEMBER',
-            message: `the incoming schema ${named}${scope.owner} has the member "${member}", which no schema knows: did you mean "${meant}"?`,
-            path,
-          });
-        else
-          warnings.push({
-            code: 'UNKNOWN_SCHEMA_MEMBER',
-            message: `the incoming schema ${named}${scope.owner} has the member "${member}", which no schema knows: it is kept, and checks nothing`,
-            path,
-          });
-      }
-    });
+  return scopes;
+}
+
+/** How a schema is named in messages: its `$id`, quoted, else its place in the list. */
+function schemaName(schema: Obj, i: number): string {
+  return typeof schema.$id === 'string' ? `"${schema.$id}"` : String(i);
+}
+
+/** The members of the `incoming` or `outgoing` schemas of a scope that no schema knows (see {@link checkSchemaMembers}). */
+function checkKeywords(where: Scope, side: 'incoming' | 'outgoing', known: readonly string[], found: Found): void {
+  const list = where.scope[side];
+  if (!Array.isArray(list)) return;
+  list.forEach((schema, i) => {
+    if (!isPlainObject(schema)) return;
+    const members: { member: string; path: string }[] = [];
+    unknownMembers(schema, `${where.at}/${side}/${i}`, known, members);
+    for (const { member, path } of members) {
+      const meant = closestName(member, known);
+      const what = `the ${side} schema ${schemaName(schema, i)}${where.owner} has the member "${member}", which no schema knows`;
+      if (meant !== undefined) found.errors.push({ code: 'UNKNOWN_SCHEMA_MEMBER', message: `${what}: did you mean "${meant}"?`, path });
+      else found.warnings.push({ code: 'UNKNOWN_SCHEMA_MEMBER', message: `${what}: it is kept, and checks nothing`, path });
+    }
+  });
+}
+
+/** True when a `patternProperties` pattern of `schema` takes `member` (or cannot be read: then nothing is said of it). */
+function matchesPattern(schema: Obj, member: string): boolean {
+  if (!isPlainObject(schema.patternProperties)) return false;
+  return Object.keys(schema.patternProperties).some((pattern) => {
+    try {
+      return new RegExp(pattern, 'u').test(member);
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * The member that an assign writing `tokens` into the outgoing value of `schema` writes where the
+ * schema declares no such member: the first such token with the object schema holding it. Undefined
+ * when every token is declared, or where the schema cannot tell (a member that is not itself a
+ * schema, a schema composed from others, a pattern that takes the name).
+ */
+function undeclaredMember(schema: Obj, tokens: readonly string[]): { member: string; holder: Obj; depth: number } | undefined {
+  let holder = schema;
+  for (const [depth, token] of tokens.entries()) {
+    if (COMPOSING.some((k) => Object.hasOwn(holder, k))) return undefined;
+    const properties = isPlainObject(holder.properties) ? holder.properties : undefined;
+    let next: unknown;
+    if (properties !== undefined && Object.hasOwn(properties, token)) next = properties[token];
+    else if (/^(0|[1-9]\d*|-)$/.test(token) && (isPlainObject(holder.items) || holder.properties === undefined)) next = holder.items;
+    else if (matchesPattern(holder, token)) return undefined;
+    else return { member: token, holder, depth };
+    if (!isPlainObject(next)) return undefined;
+    holder = next;
   }
-  return { errors, warnings };
+  return undefined;
+}
+
+/**
+ * The assigns of a scope that write a member its outgoing schema does not declare: into an object
+ * schema closed to other members (`additionalProperties` or `unevaluatedProperties` false), an
+ * error, as the value would not match its own schema; a near miss of a declared member into an
+ * open one, a warning saying which was meant (another member may be wanted there).
+ */
+function checkWrites(where: Scope, found: Found): void {
+  const { scope } = where;
+  if (!Array.isArray(scope.outgoing) || !Array.isArray(scope.steps)) return;
+  const schemas = new Map<string, { schema: Obj; i: number }>();
+  scope.outgoing.forEach((schema, i) => {
+    if (isPlainObject(schema) && typeof schema.$id === 'string' && !schemas.has(schema.$id)) schemas.set(schema.$id, { schema, i });
+  });
+  scope.steps.forEach((step, s) => {
+    if (!isPlainObject(step) || step.type !== 'assign' || !isPlainObject(step.to) || step.to.location !== 'outgoing') return;
+    const target = schemas.get(String(step.to.name));
+    const tokens = typeof step.to.ptr === 'string' ? parsePointer(step.to.ptr) : undefined;
+    // a name or pointer that is wrong is the compiler's error (BAD_ASSIGN, BAD_POINTER)
+    if (target === undefined || tokens === undefined) return;
+    const undeclared = undeclaredMember(target.schema, tokens);
+    if (undeclared === undefined) return;
+    const { member, holder, depth } = undeclared;
+    const declared = isPlainObject(holder.properties) ? Object.keys(holder.properties) : [];
+    const closed = holder.additionalProperties === false || holder.unevaluatedProperties === false;
+    const meant = closestName(member, declared);
+    if (!closed && meant === undefined) return;
+    const inside = depth === 0 ? '' : ` at /${tokens.slice(0, depth).map(pointerPart).join('/')}`;
+    const what = `assign ${String(step.id)} writes the member "${member}" into the outgoing schema ${schemaName(target.schema, target.i)}${where.owner}${inside}, which does not declare it`;
+    const hint =
+      meant !== undefined
+        ? `did you mean "${meant}"?`
+        : declared.length > 0
+          ? `it allows no other member than ${declared.map((d) => `"${d}"`).join(', ')}`
+          : 'it allows no member';
+    (closed ? found.errors : found.warnings).push({
+      code: 'UNDECLARED_OUTGOING_MEMBER',
+      message: `${what}: ${hint}`,
+      path: `${where.at}/steps/${s}/to/ptr`,
+    });
+  });
+}
+
+/**
+ * The members of a document's schemas (its own and its functions', incoming and outgoing) that no
+ * JSON Schema keyword nor the original editor names, and the members its assigns write that an
+ * outgoing schema does not declare. JSON Schema ignores a member it does not know, so a misspelled
+ * keyword (`proprties`, `requried`, `Type`) checks nothing and the author never learns: one that
+ * misspells a known member is an error `UNKNOWN_SCHEMA_MEMBER` saying which was meant; any other
+ * (an annotation of the author's own) is a warning, and the document keeps it. `x-` members are
+ * extensions by convention and pass. An assign that writes into an outgoing value a member its
+ * schema does not declare is `UNDECLARED_OUTGOING_MEMBER`: an error where the schema allows no
+ * other member, a warning where it is a near miss of a declared one (see {@link checkWrites}).
+ * Paths are JSON Pointers into the document (`/incoming/0/properties/host/requried`,
+ * `/functions/2/outgoing/1/tpye`, `/steps/4/to/ptr`).
+ */
+export function checkSchemaMembers(doc: Obj): Found {
+  const found: Found = { errors: [], warnings: [] };
+  for (const where of scopesOf(doc)) {
+    checkKeywords(where, 'incoming', KNOWN_MEMBERS, found);
+    checkKeywords(where, 'outgoing', KNOWN_OUTGOING_MEMBERS, found);
+    checkWrites(where, found);
+  }
+  return found;
 }
