@@ -1,15 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { eventSubject } from '@nap/contracts';
 import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import { createMemoryBus } from '@nap/bus';
-import type { BusClient, MemoryBus } from '@nap/bus';
+import type { MemoryBus } from '@nap/bus';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import { JobEventHub } from '../src/job-event-hub';
 import { DEFAULT_SINK_OPTIONS, sharedJoin } from '../src/sse-sink';
 import type { SinkOptions } from '../src/sse-sink';
+import { followFrames, openUnreadStream, readRestOfStream } from '../../test/support/sse';
+import { jobAudiencesClient, serveJobEvents } from './support/job-event-hub';
+import type { StreamCallers } from './support/job-event-hub';
 
 /**
  * The gateway's one subscription behind every event stream: who sees what is decided once per job
@@ -28,7 +28,7 @@ interface Harness {
   url: string;
   /** Job ids the hub asked the audience of, call by call. */
   asked: string[][];
-  callers: Map<string, { caller: Caller; filter: EventStreamFilter }>;
+  callers: StreamCallers;
   stop(): Promise<void>;
 }
 
@@ -36,48 +36,27 @@ async function harness(audiences: JobAudience[], sink: Partial<SinkOptions> = {}
   const bus = createMemoryBus();
   const metrics = createMetrics({ processMetrics: false });
   const asked: string[][] = [];
-  // the workflow service's side of `workflow.jobAudiences`, the only call the hub makes
-  const client = {
-    call: async (operation: string, input: { body: { jobIds: string[] } }) => {
-      if (operation !== 'workflow.jobAudiences') throw new Error(`unexpected call of ${operation}`);
-      asked.push(input.body.jobIds);
-      return { status: 200, body: { jobs: audiences.filter((a) => input.body.jobIds.includes(a.jobId)) } };
-    },
-  } as unknown as BusClient;
   const hub = new JobEventHub({
     bus,
-    client,
+    client: jobAudiencesClient(audiences, asked),
     logger: createLogger({ name: 'hub-test', level: 'silent' }),
     registry: metrics.registry,
     heartbeatMs: 60_000,
     sink: { ...DEFAULT_SINK_OPTIONS, ...sink },
   });
-  const callers = new Map<string, { caller: Caller; filter: EventStreamFilter }>();
-  const server = http.createServer((req, res) => {
-    const who = callers.get(req.url?.slice(1) ?? '');
-    if (who === undefined) {
-      res.statusCode = 404;
-      res.end();
-      return;
-    }
-    res.setHeader('content-type', 'text/event-stream');
-    res.flushHeaders();
-    void hub.watchAll(who.caller, who.filter, 'new', res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const callers: StreamCallers = new Map();
+  const server = await serveJobEvents(hub, callers);
   return {
     bus,
     hub,
     sample: async (name: string, stream: string) =>
       (await metrics.registry.getSingleMetric(name)?.get())?.values.find((v) => v.labels.stream === stream)?.value,
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     asked,
     callers,
     async stop() {
       await hub.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await bus.close();
     },
   };
@@ -85,26 +64,9 @@ async function harness(audiences: JobAudience[], sink: Partial<SinkOptions> = {}
 
 /** An open stream that collects the raw frames it receives. */
 async function follow(h: Harness, name: string): Promise<{ frames: string[]; close(): void }> {
-  const controller = new AbortController();
-  const res = await fetch(`${h.url}/${name}`, { signal: controller.signal });
   const frames: string[] = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          frames.push(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { frames, close: () => controller.abort() };
+  const { close } = await followFrames(`${h.url}/${name}`, (text) => frames.push(text));
+  return { frames, close };
 }
 
 function publish(bus: MemoryBus, jobId: string, event: string, seq: number, extra: Record<string, unknown> = {}) {
@@ -199,11 +161,7 @@ describe('the job event hub', () => {
       h.callers.set('admin', { caller: caller('admin', [], ['admin']), filter: { ...ALL, allJobs: true } });
       const reader = await follow(h, 'admin');
       // a client that sends its request and then reads nothing
-      const port = Number(new URL(h.url).port);
-      const stalled = net.connect(port, '127.0.0.1');
-      await new Promise<void>((resolve) => stalled.once('connect', resolve));
-      stalled.write('GET /admin HTTP/1.1\r\nHost: x\r\n\r\n');
-      stalled.pause();
+      const stalled = await openUnreadStream(`${h.url}/admin`);
       await eventually('both clients connected', () => h.hub.clients === 2);
       expect(await h.sample('nap_event_stream_clients', 'events')).toBe(2);
       expect(await h.sample('nap_event_stream_clients_dropped_total', 'events')).toBe(0);
@@ -224,15 +182,7 @@ describe('the job event hub', () => {
       expect(reader.frames.every((f) => f.startsWith('id: '))).toBe(true);
 
       // the stalled client, once it reads, finds its last frames and the reconnect hint, then the end
-      let received = '';
-      stalled.on('data', (d: Buffer) => {
-        received = (received + d.toString('latin1')).slice(-2_000);
-      });
-      const ended = new Promise<void>((resolve) => stalled.once('end', resolve));
-      stalled.resume();
-      await ended;
-      expect(received).toContain('retry: 1500\n');
-      stalled.destroy();
+      expect(await readRestOfStream(stalled)).toContain('retry: 1500\n');
       reader.close();
     } finally {
       await h.stop();

@@ -1,16 +1,16 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { eventPattern, eventSubject } from '@nap/contracts';
 import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
-import type { Bus, BusClient } from '@nap/bus';
+import type { Bus } from '@nap/bus';
 import { createLogger } from '@nap/telemetry';
 import { eventually, startNatsServer } from '@nap/testing';
 import type { NatsServer } from '@nap/testing';
 import { JobEventHub } from '../src/job-event-hub';
 import type { ResumeOptions } from '../src/job-event-hub';
 import { DEFAULT_SINK_OPTIONS } from '../src/sse-sink';
+import { followFrames, openUnreadStream, readRestOfStream } from '../../test/support/sse';
+import { jobAudiencesClient, serveJobEvents } from './support/job-event-hub';
+import type { StreamCallers } from './support/job-event-hub';
 
 /**
  * Streams resumed with Last-Event-ID, on the in-process bus and on NATS: from at most `window`
@@ -23,9 +23,25 @@ const ALL: EventStreamFilter = { workflows: [], events: [], allJobs: false };
 const caller = (id: string, groups: string[], roles: Caller['roles'] = ['operations']): Caller => ({ id, username: id, groups, roles });
 const admin = caller('admin', [], ['admin']);
 
+/** A bus for one test, and what the test builds on it. */
 interface World {
   bus: Bus;
+  /** Has `close()` stop `stop` first (the latest registered first). */
+  onClose(stop: () => Promise<void>): void;
+  /** Stops what was built on the world, then its bus (and the bus's server). */
   close(): Promise<void>;
+}
+
+function worldOf(bus: Bus, closeBus: () => Promise<void>): World {
+  const stops: (() => Promise<void>)[] = [];
+  return {
+    bus,
+    onClose: (stop) => void stops.unshift(stop),
+    async close() {
+      for (const stop of stops.splice(0)) await stop();
+      await closeBus();
+    },
+  };
 }
 
 interface Harness {
@@ -36,54 +52,32 @@ interface Harness {
   asked: string[][];
   /** While set, asking for audiences waits for it. */
   gate: Promise<void> | undefined;
-  callers: Map<string, { caller: Caller; filter: EventStreamFilter }>;
+  callers: StreamCallers;
   stop(): Promise<void>;
 }
 
 async function harness(world: World, audiences: JobAudience[], resume: Partial<ResumeOptions>): Promise<Harness> {
   const asked: string[][] = [];
-  const callers = new Map<string, { caller: Caller; filter: EventStreamFilter }>();
+  const callers: StreamCallers = new Map();
   const h = { bus: world.bus, asked, gate: undefined, callers } as unknown as Harness;
-  // the workflow service's side of `workflow.jobAudiences`, the only call the hub makes
-  const client = {
-    call: async (operation: string, input: { body: { jobIds: string[] } }) => {
-      if (operation !== 'workflow.jobAudiences') throw new Error(`unexpected call of ${operation}`);
-      asked.push(input.body.jobIds);
-      await h.gate;
-      return { status: 200, body: { jobs: audiences.filter((a) => input.body.jobIds.includes(a.jobId)) } };
-    },
-  } as unknown as BusClient;
   const hub = new JobEventHub({
     bus: world.bus,
-    client,
+    client: jobAudiencesClient(audiences, asked, () => h.gate),
     logger: createLogger({ name: 'resume-test', level: 'silent' }),
     heartbeatMs: 60_000,
     sink: DEFAULT_SINK_OPTIONS,
     resume,
   });
-  const server = http.createServer((req, res) => {
-    const who = callers.get(req.url?.slice(1) ?? '');
-    if (who === undefined) {
-      res.statusCode = 404;
-      res.end();
-      return;
-    }
-    res.setHeader('content-type', 'text/event-stream');
-    res.flushHeaders();
-    const last = req.headers['last-event-id'];
-    void hub.watchAll(who.caller, who.filter, typeof last === 'string' ? { startSeq: Number(last) + 1 } : 'new', res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await serveJobEvents(hub, callers);
   Object.assign(h, {
     hub,
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     async stop() {
       await hub.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   });
+  world.onClose(() => h.stop());
   return h;
 }
 
@@ -95,34 +89,22 @@ interface Frame {
 
 /** An open stream that collects the frames it receives (comments left out). */
 async function follow(h: Harness, name: string, lastEventId?: number): Promise<{ frames: Frame[]; close(): void }> {
-  const controller = new AbortController();
   const headers: Record<string, string> = lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) };
-  const res = await fetch(`${h.url}/${name}`, { signal: controller.signal, headers });
   const frames: Frame[] = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const text = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (text.startsWith(':')) continue;
-          const id = /^id: (\d+)$/m.exec(text)?.[1];
-          frames.push({
-            id: id === undefined ? undefined : Number(id),
-            event: /^event: (.+)$/m.exec(text)?.[1] ?? 'message',
-            data: JSON.parse(/^data: (.+)$/m.exec(text)?.[1] ?? '{}') as Record<string, unknown>,
-          });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { frames, close: () => controller.abort() };
+  const { close } = await followFrames(
+    `${h.url}/${name}`,
+    (text) => {
+      if (text.startsWith(':')) return;
+      const id = /^id: (\d+)$/m.exec(text)?.[1];
+      frames.push({
+        id: id === undefined ? undefined : Number(id),
+        event: /^event: (.+)$/m.exec(text)?.[1] ?? 'message',
+        data: JSON.parse(/^data: (.+)$/m.exec(text)?.[1] ?? '{}') as Record<string, unknown>,
+      });
+    },
+    headers,
+  );
+  return { frames, close };
 }
 
 /** Publishes one event of each job in turn, `count` in all; answers their stream positions. */
@@ -145,7 +127,7 @@ function worlds(stream: { maxBytes?: number } = {}): [string, () => Promise<Worl
       'the in-process bus',
       async () => {
         const bus = createMemoryBus({ stream });
-        return { bus, close: () => bus.close() };
+        return worldOf(bus, () => bus.close());
       },
     ],
     [
@@ -153,13 +135,10 @@ function worlds(stream: { maxBytes?: number } = {}): [string, () => Promise<Worl
       async () => {
         const server: NatsServer = await startNatsServer({ jetstream: true });
         const bus = await createNatsBus({ servers: server.url, name: 'resume-test', stream });
-        return {
-          bus,
-          async close() {
-            await bus.close();
-            await server.stop();
-          },
-        };
+        return worldOf(bus, async () => {
+          await bus.close();
+          await server.stop();
+        });
       },
     ],
   ];
@@ -175,11 +154,8 @@ describe.each(limitedBuses)('a resumed stream on %s whose events the stream no l
   beforeEach(async () => {
     world = await createWorld();
   });
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-    await world.close();
-  });
+  // closes the test's harness too
+  afterEach(() => world.close());
 
   it('gets a gap event saying they are no longer kept, then every event still kept; one resuming from a kept event gets none', async () => {
     h = await harness(world, [], { window: 1_000 });
@@ -217,11 +193,8 @@ describe.each(buses)('resumed job event streams on %s', (_name, createWorld) => 
   beforeEach(async () => {
     world = await createWorld();
   });
-  afterEach(async () => {
-    await h?.stop();
-    h = undefined;
-    await world.close();
-  });
+  // closes the test's harness too
+  afterEach(() => world.close());
 
   it('a resume from before the window gets a gap event, then every event from the window on, once and in order', async () => {
     h = await harness(world, [], { window: 10 });
@@ -369,10 +342,7 @@ describe.each(buses)('resumed job event streams on %s', (_name, createWorld) => 
     h.callers.set('admin', { caller: admin, filter: { ...ALL, allJobs: true } });
     // more than the kernel's socket buffers hold
     const seqs = await publish(world.bus, ['job-1', 'job-2'], 4_000, 0, { filler: 'x'.repeat(4_000) });
-    const stalled = net.connect(Number(new URL(h.url).port), '127.0.0.1');
-    await new Promise<void>((resolve) => stalled.once('connect', resolve));
-    stalled.write('GET /admin HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 0\r\n\r\n');
-    stalled.pause();
+    const stalled = await openUnreadStream(`${h.url}/admin`, { 'Last-Event-ID': '0' });
     await eventually('the stalled client replays', () => h?.hub.replaying.running === 1);
     const next = await follow(h, 'admin', 0);
     await eventually('the stalled client dropped, the next replays', () => h?.hub.clients === 1 && h.hub.replaying.waiting === 0, {
@@ -380,15 +350,7 @@ describe.each(buses)('resumed job event streams on %s', (_name, createWorld) => 
     });
     await eventually('the next got every event', () => next.frames.at(-1)?.id === seqs.at(-1), { timeoutMs: 30_000 });
     expect(next.frames.map((f) => f.id)).toEqual(seqs);
-    let received = '';
-    stalled.on('data', (d: Buffer) => {
-      received = (received + d.toString('latin1')).slice(-2_000);
-    });
-    const ended = new Promise<void>((resolve) => stalled.once('end', resolve));
-    stalled.resume();
-    await ended;
-    expect(received).toContain('retry: ');
-    stalled.destroy();
+    expect(await readRestOfStream(stalled)).toContain('retry: ');
     next.close();
   }, 90_000);
 

@@ -2,7 +2,7 @@ import type { JobDocument } from '@nap/contracts';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually } from '@nap/testing';
-import { createAutomation, greetWorkflow, waitForJob } from '../support/automation';
+import { createGreetingEndpoint, waitForJob } from '../support/automation';
 
 /**
  * Every call of the platform's clients that clients.test.ts leaves out, made the way each client
@@ -27,18 +27,7 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   base = platform.url;
   const token = await platform.login();
-  const automation = await createAutomation(platform, token, greetWorkflow('Example Job'));
-  const trigger = await platform.http('POST', '/operations-manager/triggers', {
-    token,
-    body: {
-      name: 'from a pipeline',
-      type: 'endpoint',
-      actionId: automation,
-      routeName: 'deploy-site',
-      schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
-    },
-  });
-  expect(trigger.status).toBe(200);
+  await createGreetingEndpoint(platform, token, { workflow: 'Example Job', trigger: 'from a pipeline', routeName: 'deploy-site' });
 }, 60_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { JobDocument, WorkersStatus } from '@nap/contracts';
 import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually } from '@nap/testing';
-import { createAutomation, greetWorkflow, variablesOf, waitForJob } from '../support/automation';
+import { createGreetingEndpoint, variablesOf, waitForJob } from '../support/automation';
 
 /**
  * The calls the platform's existing clients make, written the way they write them: Itential's
@@ -20,18 +20,7 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   base = platform.url;
   const token = await platform.login();
-  const automation = await createAutomation(platform, token, greetWorkflow('client-greet'));
-  const trigger = await platform.http('POST', '/operations-manager/triggers', {
-    token,
-    body: {
-      name: 'from CI',
-      type: 'endpoint',
-      actionId: automation,
-      routeName: 'client-greet',
-      schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
-    },
-  });
-  expect(trigger.status).toBe(200);
+  await createGreetingEndpoint(platform, token, { workflow: 'client-greet', trigger: 'from CI', routeName: 'client-greet' });
 }, 60_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { JobDocument } from '@nap/contracts';
+import type { JobDocument, WorkflowDocument } from '@nap/contracts';
 import { eventually, onSmallDisk, smallDiskAvailable, task, workflowDocument } from '@nap/testing';
 import { jobReaching, waitingTask } from '../support/automation';
 import { call, login } from '../support/http';
@@ -103,21 +103,65 @@ function inPlatformNamespace(pid: number, command: string[]): { status: number |
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
+/** A platform of a test on a small disk of its own, and what the test needs of it. */
+interface PlatformOnSmallDisk {
+  nap: NapProcess;
+  url: string;
+  /** Its process, whose mount namespace has the disk (see {@link inPlatformNamespace}). */
+  pid: number;
+  /** Where the disk is mounted. */
+  disk: string;
+  /** The administrator's token. */
+  admin: string;
+  /** The system its jobs call. */
+  system: HeldSystem;
+}
+
+/**
+ * The standalone platform on a 64 MiB disk of its own at `<work>/<name>` with `env`, signed in as
+ * its administrator, and a held system for its jobs to call; both stopped after the tests.
+ */
+async function startOnSmallDisk(name: string, env: Record<string, string>): Promise<PlatformOnSmallDisk> {
+  const disk = path.join(work, name);
+  mkdirSync(disk);
+  const { nap, url } = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
+    env,
+    prefix: onSmallDisk(disk, 64),
+  });
+  started.push(nap);
+  const admin = await login(url, 'admin', ADMIN_PASSWORD);
+  const system = await startHeldSystem();
+  systems.push(system);
+  return { nap, url, pid: nap.child.pid as number, disk, admin, system };
+}
+
+/** A workflow `name` whose task s1 calls `uri` into `$var.job.<into>`, then s2 answers `two` into `$var.job.second`. */
+function callThenStub(name: string, uri: string, into: string): WorkflowDocument {
+  return workflowDocument(
+    name,
+    {
+      s1: task('restCall', { uri, verb: 'GET', timeout: 120_000 }, { response: `$var.job.${into}` }),
+      s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
+    },
+    [
+      ['workflow_start', 's1'],
+      ['s1', 's2'],
+      ['s2', 'workflow_end'],
+    ],
+  );
+}
+
+/** `GET /operations-manager/jobs/:id` (with `query`), the job; throws on any other status than 200. */
+async function readJobAt(url: string, token: string, jobId: string, query = ''): Promise<JobDocument> {
+  const res = await call(url, token, 'GET', `/operations-manager/jobs/${jobId}${query}`);
+  if (res.status !== 200) throw new Error(`GET job: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: JobDocument }).data;
+}
+
 itMounts(
   'refuses writes with STORE_FULL below the free space it keeps, serves reads, holds a job’s step, and goes on by itself once there is room',
   async () => {
-    const disk = path.join(work, 'disk');
-    mkdirSync(disk);
-    const platform = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
-      env: { NAP_DATA_MIN_FREE_MB: String(KEEP_MIB) },
-      prefix: onSmallDisk(disk, 64),
-    });
-    const { nap, url } = platform;
-    started.push(nap);
-    const pid = nap.child.pid as number;
-    const admin = await login(url, 'admin', ADMIN_PASSWORD);
-    const system = await startHeldSystem();
-    systems.push(system);
+    const { nap, url, pid, disk, admin, system } = await startOnSmallDisk('disk', { NAP_DATA_MIN_FREE_MB: String(KEEP_MIB) });
 
     // a job waits for a person before the disk fills; another runs a task that ends while it is full
     const waiting = workflowDocument(
@@ -129,28 +173,13 @@ itMounts(
         ['a1', 'workflow_end'],
       ],
     );
-    const running = workflowDocument(
-      'disk-running',
-      {
-        // it ends when the system it calls answers: once the test has seen the stores find the disk full
-        s1: task('restCall', { uri: `${system.url}/first`, verb: 'GET', timeout: 120_000 }, { response: '$var.job.first' }),
-        s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
-      },
-      [
-        ['workflow_start', 's1'],
-        ['s1', 's2'],
-        ['s2', 'workflow_end'],
-      ],
-    );
+    // it ends when the system it calls answers: once the test has seen the stores find the disk full
+    const running = callThenStub('disk-running', `${system.url}/first`, 'first');
     for (const automation of [waiting, running])
       expect((await call(url, admin, 'POST', '/automation-studio/automations', { automation })).status).toBe(200);
     const startJob = (name: string) =>
       call(url, admin, 'POST', `/workflow_engine/startJobWithOptions/${name}`, { options: { variables: {} } });
-    const readJob = async (jobId: string) => {
-      const res = await call(url, admin, 'GET', `/operations-manager/jobs/${jobId}`);
-      if (res.status !== 200) throw new Error(`GET job: ${res.status} ${JSON.stringify(res.body)}`);
-      return (res.body as { data: JobDocument }).data;
-    };
+    const readJob = (jobId: string) => readJobAt(url, admin, jobId);
     const waitingId = ((await startJob('disk-window')).body as JobDocument)._id;
     await jobReaching(
       'the job waiting for a person',
@@ -263,43 +292,17 @@ itMounts(
 itMounts(
   'with no free space kept (NAP_DATA_MIN_FREE_MB=0), a step whose write LMDB failed part-way is held, and the job ends once there is room',
   async () => {
-    const disk = path.join(work, 'disk-no-reserve');
-    mkdirSync(disk);
-    const platform = await startStandaloneAsDocumented(path.join(disk, 'data'), ADMIN_PASSWORD, {
-      env: { NAP_DATA_MIN_FREE_MB: '0' },
-      prefix: onSmallDisk(disk, 64),
-    });
-    const { nap, url } = platform;
-    started.push(nap);
-    const pid = nap.child.pid as number;
-    const admin = await login(url, 'admin', ADMIN_PASSWORD);
-    const system = await startHeldSystem();
-    systems.push(system);
+    const { nap, url, pid, disk, admin, system } = await startOnSmallDisk('disk-no-reserve', { NAP_DATA_MIN_FREE_MB: '0' });
 
     // the task's answer is 3 MiB (the system's, once the disk is full), which the step writes out of the job document: it needs new pages
     // of LMDB's file, which a full disk cannot give (a small write could reuse freed ones)
-    const echo = workflowDocument(
-      'disk-echo',
-      {
-        s1: task('restCall', { uri: `${system.url}/echo`, verb: 'GET', timeout: 120_000 }, { response: '$var.job.echoed' }),
-        s2: task('stub', { type: 'success', delay: 0, response: 'two' }, { response: '$var.job.second' }),
-      },
-      [
-        ['workflow_start', 's1'],
-        ['s1', 's2'],
-        ['s2', 'workflow_end'],
-      ],
-    );
+    const echo = callThenStub('disk-echo', `${system.url}/echo`, 'echoed');
     expect((await call(url, admin, 'POST', '/automation-studio/automations', { automation: echo })).status).toBe(200);
     const payload = 'x'.repeat(3 * 1024 * 1024);
     const start = await call(url, admin, 'POST', '/workflow_engine/startJobWithOptions/disk-echo', { options: { variables: {} } });
     expect(start.status).toBe(200);
     const jobId = (start.body as JobDocument)._id;
-    const readJob = async () => {
-      const res = await call(url, admin, 'GET', `/operations-manager/jobs/${jobId}?exclude=variables`);
-      if (res.status !== 200) throw new Error(`GET job: ${res.status} ${JSON.stringify(res.body)}`);
-      return (res.body as { data: JobDocument }).data;
-    };
+    const readJob = () => readJobAt(url, admin, jobId, '?exclude=variables');
     // s1 is in flight (its start is written before the call goes out)
     await eventually('s1 calling the system', () => system.received('/echo') === 1);
 

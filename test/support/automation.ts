@@ -52,6 +52,30 @@ export async function createAutomation(
   return (automation.body as { data: { _id: string } }).data._id;
 }
 
+/**
+ * What the tests of the platform's clients start jobs through: the greeting workflow `workflow`
+ * (see {@link greetWorkflow}), an automation that runs it, and an endpoint trigger `trigger` at
+ * `POST /operations-manager/triggers/endpoint/<routeName>` whose body must name `who`.
+ */
+export async function createGreetingEndpoint(
+  platform: TestPlatform,
+  token: string,
+  { workflow, trigger, routeName }: { workflow: string; trigger: string; routeName: string },
+): Promise<void> {
+  const actionId = await createAutomation(platform, token, greetWorkflow(workflow));
+  const res = await platform.http('POST', '/operations-manager/triggers', {
+    token,
+    body: {
+      name: trigger,
+      type: 'endpoint',
+      actionId,
+      routeName,
+      schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
+    },
+  });
+  if (res.status !== 200) throw new Error(`Creating the endpoint trigger ${trigger}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 /** A job in one line for a failure message: its status and errors, and each task's status and error. */
 export function describeJob(job: JobDocument): string {
   const tasks = Object.fromEntries(Object.entries(job.tasks).map(([id, t]) => [id, [t.status, t.variables?.error]]));

@@ -1,11 +1,14 @@
-/** A call of the HTTP interface as a script makes it: answers the status and the body (JSON, else text). */
-export async function call(
+/**
+ * A call of the HTTP interface as a script makes it: answers the status and the body (JSON, else
+ * text), typed as `T` by the caller's word (nothing checks it).
+ */
+export async function call<T = unknown>(
   url: string,
   token: string | undefined,
   method: string,
   route: string,
   body?: unknown,
-): Promise<{ status: number; body: unknown }> {
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${url}${route}`, {
     method,
     headers: {
@@ -21,7 +24,7 @@ export async function call(
   } catch {
     // a token is plain text
   }
-  return { status: res.status, body: parsed };
+  return { status: res.status, body: parsed as T };
 }
 
 export async function login(url: string, username: string, password: string): Promise<string> {

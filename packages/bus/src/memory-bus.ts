@@ -46,9 +46,6 @@ import { MemoryService } from './internal/memory-service';
 import { DEFAULT_DISCOVER_TIMEOUT_MS, assertName, assertValidRegistration, byNameThenId, toServiceInfo } from './internal/services';
 import { isPromiseLike } from './internal/signal';
 
-export type { BusLogger } from './internal/logger';
-export type { EventConsumerSettings, EventStreamLimits } from './internal/events';
-
 /** Options of {@link createMemoryBroker}. */
 export interface MemoryBrokerOptions {
   /** Limits of the in-memory event stream. Defaults: 7 days, 1 GiB. */

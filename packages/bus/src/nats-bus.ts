@@ -37,8 +37,6 @@ import { ReplyInbox } from './internal/nats-reply-inbox';
 import type { NatsQueueOptions } from './internal/nats-queue';
 import type { NatsEventStreamOptions } from './internal/nats-stream';
 
-export type { BusLogger } from './internal/logger';
-export type { EventConsumerSettings, EventStreamLimits } from './internal/events';
 export type { NatsEventStreamOptions } from './internal/nats-stream';
 export type { NatsQueueOptions } from './internal/nats-queue';
 

@@ -1,5 +1,5 @@
 import type { Bus, BusEvent, BusHeaders, BusMessage, IncomingRequest } from '../src/types';
-import type { EventConsumerSettings, EventStreamLimits } from '../src/nats-bus';
+import type { EventConsumerSettings, EventStreamLimits } from '../src/internal/events';
 import { sleep } from '@nap/util';
 // `@nap/testing`'s index also loads the whole platform harness (which depends on this package): the helper module is imported directly
 import { eventually } from '../../testing/src/eventually';

@@ -7,6 +7,7 @@ import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { startOpenApiPeer } from '@nap/lab';
 import type { OpenApiPeer } from '@nap/lab';
+import { peerAdapter } from '../../../test/support/adapters';
 
 /**
  * Adapters against the lab peer: records with the original nesting, a lifecycle driven by a real
@@ -38,24 +39,9 @@ afterAll(async () => {
 });
 
 function httpAdapter(name: string, password: string): Record<string, unknown> {
-  return {
-    name,
-    type: 'Adapter',
-    model: '@nap/adapter-http',
-    properties: {
-      id: name,
-      type: 'HTTP',
-      brokers: ['ticketing'],
-      groups: [],
-      properties: {
-        server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api/now' },
-        authentication: { type: 'basic', username: peer.user, password },
-        // four failures in a row before DEAD: one check slowed by a busy machine is not the peer gone;
-        // a check waits at most its interval, so half a second lets a loaded machine answer in time
-        healthcheck: { path: '/stats.do', intervalSeconds: 0.5, failuresBeforeDead: 4 },
-      },
-    },
-  };
+  // four failures in a row before DEAD: one check slowed by a busy machine is not the peer gone;
+  // a check waits at most its interval, so half a second lets a loaded machine answer in time
+  return peerAdapter(name, peer, { password, healthcheck: { intervalSeconds: 0.5, failuresBeforeDead: 4 } });
 }
 
 type Health = { name: string; state: string; connection: { state: string }; uptime: number; lastError: { message: string } | null };

@@ -4,6 +4,7 @@ import type { TestPlatform } from '@nap/standalone';
 import { eventually } from '@nap/testing';
 import { startAdminWithGateways } from '../../../test/support/processes';
 import type { AdminWithGateways } from '../../../test/support/processes';
+import { call as callAt, login as loginAt } from '../../../test/support/http';
 
 /**
  * Custom roles: an administrator defines a role of methods `{ provenance, name }` (the application
@@ -194,31 +195,6 @@ describe('custom roles across gateways over a real nats-server', () => {
   let second: string;
   const password = 'custom-roles-admin-password';
 
-  async function login(url: string, username: string, secret: string): Promise<string> {
-    const res = await fetch(`${url}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user: { username, password: secret } }),
-    });
-    expect(res.status).toBe(200);
-    return (await res.text()).replace(/"/g, '');
-  }
-
-  async function call(
-    url: string,
-    method: string,
-    route: string,
-    token: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, body: await res.json() };
-  }
-
   beforeAll(async () => {
     world = await startAdminWithGateways('custom-roles', password);
     [first = '', second = ''] = world.urls;
@@ -229,42 +205,42 @@ describe('custom roles across gateways over a real nats-server', () => {
   });
 
   it('a change of a role made through one gateway is enforced by the other before its sessions expire', async () => {
-    const admin = await login(first, 'admin', password);
+    const admin = await loginAt(first, 'admin', password);
     const role = (
-      (await call(first, 'POST', '/authorization/roles', admin, { role: { name: 'group-readers', allowedMethods: [getGroups] } })).body as {
-        data: Role;
-      }
-    ).data;
-    const group = await call(first, 'POST', '/authorization/groups', admin, {
+      await callAt<{ data: Role }>(first, admin, 'POST', '/authorization/roles', {
+        role: { name: 'group-readers', allowedMethods: [getGroups] },
+      })
+    ).body.data;
+    const group = await callAt<{ data: { _id: string } }>(first, admin, 'POST', '/authorization/groups', {
       group: { name: 'readers', assignedRoles: [{ roleId: role._id }] },
     });
-    const groupId = (group.body as { data: { _id: string } }).data._id;
+    const groupId = group.body.data._id;
     expect(
       (
-        await call(first, 'POST', '/user-management/accounts', admin, {
+        await callAt(first, admin, 'POST', '/user-management/accounts', {
           account: { username: 'carol', password: 'carol-password-1234', groups: [groupId] },
         })
       ).status,
     ).toBe(200);
-    const carol = await login(second, 'carol', 'carol-password-1234');
+    const carol = await loginAt(second, 'carol', 'carol-password-1234');
     // the second gateway resolves carol's session once and keeps it (60 s): what it allows now
-    expect((await call(second, 'GET', '/authorization/groups', carol)).status).toBe(200);
-    expect((await call(second, 'GET', '/adapters', carol)).status).toBe(403);
+    expect((await callAt(second, carol, 'GET', '/authorization/groups')).status).toBe(200);
+    expect((await callAt(second, carol, 'GET', '/adapters')).status).toBe(403);
 
-    expect((await call(first, 'PUT', `/authorization/roles/${role._id}`, admin, { role: { allowedMethods: [getAdapters] } })).status).toBe(
-      200,
-    );
+    expect(
+      (await callAt(first, admin, 'PUT', `/authorization/roles/${role._id}`, { role: { allowedMethods: [getAdapters] } })).status,
+    ).toBe(200);
     await eventually(
       'the second gateway allows what the role allows now',
-      async () => (await call(second, 'GET', '/adapters', carol)).status === 200,
+      async () => (await callAt(second, carol, 'GET', '/adapters')).status === 200,
       {
         timeoutMs: 10_000,
       },
     );
-    expect((await call(second, 'GET', '/authorization/groups', carol)).status).toBe(403);
+    expect((await callAt(second, carol, 'GET', '/authorization/groups')).status).toBe(403);
 
     // deleting the role is refused while the group is given it, through either gateway
-    expect(await call(second, 'DELETE', `/authorization/roles/${role._id}`, admin)).toMatchObject({
+    expect(await callAt(second, admin, 'DELETE', `/authorization/roles/${role._id}`)).toMatchObject({
       status: 409,
       body: { code: 'ROLE_IN_USE' },
     });

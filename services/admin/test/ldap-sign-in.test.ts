@@ -25,6 +25,8 @@ import {
 } from '../../../test/support/directory-servers';
 import type { Slapd, TestCa } from '../../../test/support/directory-servers';
 import { LdapDirectory } from '../src/clients/ldap-directory';
+import { signInAdministration } from './support/sign-in-administration';
+import type { Account, Group } from './support/sign-in-administration';
 
 /**
  * Sign-in with an OpenLDAP directory (Debian's slapd with the memberof overlay, run by the test on
@@ -62,9 +64,7 @@ let platform: TestPlatform;
 let admin: string;
 let bus: BusClient;
 
-type Profile = { id: string; authenticationProps?: Record<string, unknown> } & Record<string, unknown>;
-type Group = { _id: string; name: string; roles: string[]; provenance?: string };
-type Whoami = { _id: string; username: string; roles: string[]; groups: string[]; provenance?: string; firstname?: string; email?: string };
+const { activeProfile, setProviders, accountOf, groupsByName, groupNames } = signInAdministration(() => ({ platform, token: admin }));
 
 function ldapProvider(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -81,22 +81,6 @@ function ldapProvider(extra: Record<string, unknown> = {}): Record<string, unkno
   };
 }
 
-async function activeProfile(): Promise<Profile> {
-  const res = await platform.http('GET', '/profiles/default', { token: admin });
-  expect(res.status).toBe(200);
-  return (res.body as { profile: Profile }).profile;
-}
-
-/** Replaces the providers of the active profile (secrets answered as ******** are kept). */
-async function setProviders(providers: Record<string, unknown>): Promise<void> {
-  const profile = await activeProfile();
-  const res = await platform.http('PUT', '/profiles/default', {
-    token: admin,
-    body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, providers } } },
-  });
-  expect(res.status).toBe(200);
-}
-
 async function login(username: string, password: string) {
   return platform.http('POST', '/login', { body: { user: { username, password } } });
 }
@@ -108,29 +92,11 @@ async function tokenOf(username: string, password: string): Promise<string> {
 }
 
 /** GET /whoami, its groups (`{ id, name, provenance }`) read as their ids, as an account record has them. */
-async function whoami(token: string): Promise<Whoami> {
+async function whoami(token: string): Promise<Account> {
   const res = await platform.http('GET', '/whoami', { token });
   expect(res.status).toBe(200);
-  const body = res.body as Omit<Whoami, 'groups'> & { groups: { id: string }[] };
+  const body = res.body as Omit<Account, 'groups'> & { groups: { id: string }[] };
   return { ...body, groups: body.groups.map((g) => g.id) };
-}
-
-/** The account as the administrator sees it (a person without any role may not ask /whoami). */
-async function accountOf(username: string): Promise<Whoami> {
-  const res = await platform.http('GET', '/user-management/accounts', { token: admin });
-  const account = (res.body as { results: Whoami[] }).results.find((a) => a.username === username);
-  if (!account) throw new Error(`no account ${username}`);
-  return account;
-}
-
-async function groupsByName(): Promise<Map<string, Group>> {
-  const res = await platform.http('GET', '/user-management/groups', { token: admin });
-  return new Map((res.body as { results: Group[] }).results.map((g) => [g.name, g]));
-}
-
-async function namesOf(ids: string[]): Promise<string[]> {
-  const byId = new Map([...(await groupsByName()).values()].map((g) => [g._id, g.name]));
-  return ids.map((id) => byId.get(id) ?? id).sort();
 }
 
 /** What the gateway asks at most once a minute per session: the session's caller, re-checked when due. */
@@ -191,7 +157,7 @@ suite('sign-in with an OpenLDAP directory', () => {
     const me = await whoami(token);
     expect(me).toMatchObject({ username: 'alice', provenance: 'ldap', firstname: 'Alice', email: 'alice@nap.test' });
     expect(me.roles).toContain('admin');
-    expect(await namesOf(me.groups)).toEqual(['nap-admins', 'netops']);
+    expect(await groupNames(me.groups)).toEqual(['nap-admins', 'netops']);
     const groups = await groupsByName();
     expect(groups.get('netops')).toMatchObject({ provenance: 'ldap', roles: [] });
     expect(groups.get('nap-admins')).toMatchObject({ provenance: 'ldap', roles: ['admin'] });
@@ -206,7 +172,7 @@ suite('sign-in with an OpenLDAP directory', () => {
     expect(res).toMatchObject({ status: 200, body: { username: 'bob', roles: [] } });
     const me = await accountOf('bob');
     expect(me).toMatchObject({ provenance: 'ldap', roles: [] });
-    expect(await namesOf(me.groups)).toEqual(['admins (ldap)', 'netops']);
+    expect(await groupNames(me.groups)).toEqual(['admins (ldap)', 'netops']);
     expect((await groupsByName()).get('admins')?.provenance).toBeUndefined();
     expect((await platform.http('GET', '/user-management/accounts', { headers: { authorization: basic } })).status).toBe(403);
 
@@ -238,12 +204,12 @@ suite('sign-in with an OpenLDAP directory', () => {
     await ageSession(open);
     const renewed = await resolveSession(open);
     expect(renewed.body.roles).toEqual([]);
-    expect(await namesOf(renewed.body.groups)).toEqual(['admins (ldap)']);
+    expect(await groupNames(renewed.body.groups)).toEqual(['admins (ldap)']);
     // and a new sign-in sees it too
     const again = await tokenOf('bob', 'bob-pass');
     expect((await platform.http('GET', '/whoami', { token: again })).body).toMatchObject({ roles: [] });
     expect((await platform.http('GET', '/operations-manager/jobs', { token: again })).status).toBe(403);
-    expect(await namesOf((await accountOf('bob')).groups)).toEqual(['admins (ldap)']);
+    expect(await groupNames((await accountOf('bob')).groups)).toEqual(['admins (ldap)']);
   });
 
   it("asks the directory again for a directory user's Basic credentials: the gateway remembers them only briefly", async () => {
@@ -387,7 +353,7 @@ suite('sign-in with an OpenLDAP directory', () => {
   it('finds groups by a group search where the directory has no memberOf', async () => {
     await setProviders({ ldap: ldapProvider({ groupBase: `ou=groups,${LDAP_SUFFIX}` }) });
     const me = await whoami(await tokenOf('alice', 'alice-pass'));
-    expect(await namesOf(me.groups)).toEqual(['nap-admins', 'netops']);
+    expect(await groupNames(me.groups)).toEqual(['nap-admins', 'netops']);
     expect(me.roles).toContain('admin');
     // a provider's own filter: only groupOfNames, by member
     await addPerson(slapd, { uid: 'dave', password: 'dave-pass' });
@@ -399,7 +365,7 @@ suite('sign-in with an OpenLDAP directory', () => {
     await setProviders({
       ldap: ldapProvider({ groupBase: `ou=groups,${LDAP_SUFFIX}`, groupFilter: '(&(objectClass=groupOfNames)(member={{dn}}))' }),
     });
-    expect(await namesOf((await whoami(await tokenOf('dave', 'dave-pass'))).groups)).toEqual(['netops']);
+    expect(await groupNames((await whoami(await tokenOf('dave', 'dave-pass'))).groups)).toEqual(['netops']);
   });
 
   it('takes the admin role back from a group that is no longer an admin group', async () => {

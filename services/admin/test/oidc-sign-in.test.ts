@@ -12,6 +12,8 @@ import type { OpenIdProviderHandle } from '../../../test/support/identity-provid
 import { SignInMethods } from '../src/clients/sign-in-methods';
 import type { AdminContext } from '../src/context';
 import { browserMethodNamed } from '../src/steps/browser-sign-in';
+import { signInAdministration } from './support/sign-in-administration';
+import type { Account } from './support/sign-in-administration';
 
 /**
  * Sign-in through an OpenID provider (oidc-provider, the certified Node implementation, run by the
@@ -44,33 +46,7 @@ let napUrl: string;
 let admin: string;
 let bus: BusClient;
 
-type Profile = { id: string; authenticationProps?: Record<string, unknown> } & Record<string, unknown>;
-type Group = { _id: string; name: string; roles: string[]; provenance?: string };
-type Account = {
-  _id: string;
-  username: string;
-  roles: string[];
-  groups: string[];
-  provenance?: string;
-  firstname?: string;
-  email?: string;
-  lastLogin?: string;
-};
-
-async function activeProfile(): Promise<Profile> {
-  const res = await platform.http('GET', '/profiles/default', { token: admin });
-  expect(res.status).toBe(200);
-  return (res.body as { profile: Profile }).profile;
-}
-
-async function setProviders(providers: Record<string, unknown>): Promise<void> {
-  const profile = await activeProfile();
-  const res = await platform.http('PUT', '/profiles/default', {
-    token: admin,
-    body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, providers } } },
-  });
-  expect(res.status).toBe(200);
-}
+const { activeProfile, setProviders, accountOf, groupProvenances } = signInAdministration(() => ({ platform, token: admin }));
 
 /** The whole browser flow for the provider's person `sub`, up to NAP's answer at its callback (its redirect to the console is not followed). */
 async function signIn(browser: BrowserSession, sub: string, returnTo = '/console/jobs'): Promise<BrowserAnswer> {
@@ -95,19 +71,6 @@ async function whoamiWithCookie(browser: BrowserSession): Promise<{ status: numb
   expect(token).toBeDefined();
   const res = await platform.http('GET', '/whoami', { headers: { cookie: `token=${token}` } });
   return { status: res.status, body: res.body as Account };
-}
-
-async function accountOf(username: string): Promise<Account> {
-  const res = await platform.http('GET', '/user-management/accounts', { token: admin });
-  const account = (res.body as { results: Account[] }).results.find((a) => a.username === username);
-  if (!account) throw new Error(`no account ${username}`);
-  return account;
-}
-
-async function groupNames(ids: string[]): Promise<string[]> {
-  const res = await platform.http('GET', '/user-management/groups', { token: admin });
-  const byId = new Map((res.body as { results: Group[] }).results.map((g) => [g._id, g]));
-  return ids.map((id) => `${byId.get(id)?.name}:${byId.get(id)?.provenance}`).sort();
 }
 
 /** What the gateway asks at most once a minute per session: the session's caller, re-checked when due. */
@@ -202,7 +165,7 @@ describe('OpenID Connect sign-in through the browser', () => {
     expect(alice.email).toBe('alice@nap.test');
     // the sign-in is the account's last (an access review reads it)
     expect(Date.parse(String(alice.lastLogin))).toBeGreaterThanOrEqual(before - 1000);
-    expect(await groupNames(alice.groups)).toEqual(['nap-admins:corp', 'netops:corp']);
+    expect(await groupProvenances(alice.groups)).toEqual(['nap-admins:corp', 'netops:corp']);
     // the ID token was signed by the provider and checked
     expect(op.issuedIdTokens().length).toBeGreaterThan(0);
   });
@@ -211,7 +174,7 @@ describe('OpenID Connect sign-in through the browser', () => {
     const browser = new BrowserSession();
     expect((await signIn(browser, 'bob-sub')).status).toBe(303);
     const bob = await accountOf('bob');
-    expect(await groupNames(bob.groups)).toEqual(['netops:corp']);
+    expect(await groupProvenances(bob.groups)).toEqual(['netops:corp']);
     expect(bob.roles).toEqual([]);
   });
 
@@ -374,7 +337,7 @@ describe('OpenID Connect sign-in through the browser', () => {
       await ageSession(sid);
       const renewed = await resolveSession(token);
       expect(renewed.body.roles).toContain('admin');
-      expect(await groupNames((await accountOf('bob')).groups)).toEqual(['nap-admins:corp', 'netops:corp']);
+      expect(await groupProvenances((await accountOf('bob')).groups)).toEqual(['nap-admins:corp', 'netops:corp']);
       // the provider no longer knows bob: the refresh is refused and every session of his ends
       Reflect.deleteProperty(PEOPLE, 'bob-sub');
       await ageSession(sid);

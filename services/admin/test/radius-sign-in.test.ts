@@ -5,6 +5,8 @@ import { TEST_ADMIN, startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { FREERADIUS, RADIUS_SECRET, serverPresent, silentUdpServer, startFreeRadius } from '../../../test/support/directory-servers';
 import type { FreeRadius } from '../../../test/support/directory-servers';
+import { signInAdministration } from './support/sign-in-administration';
+import type { Account } from './support/sign-in-administration';
 
 /**
  * Sign-in against RADIUS (Debian's FreeRADIUS run by the test in the foreground with its own
@@ -22,42 +24,15 @@ let platform: TestPlatform;
 let admin: string;
 let bus: BusClient;
 
-type Group = { _id: string; name: string; roles: string[]; provenance?: string };
-type Account = { _id: string; username: string; roles: string[]; groups: string[]; provenance?: string };
+const { setProviders, accountOf, groupNames } = signInAdministration(() => ({ platform, token: admin }));
 
-async function setRadius(extra: Record<string, unknown>): Promise<void> {
-  const res = await platform.http('GET', '/profiles/default', { token: admin });
-  const profile = (res.body as { profile: { authenticationProps?: Record<string, unknown> } }).profile;
-  const put = await platform.http('PUT', '/profiles/default', {
-    token: admin,
-    body: {
-      properties: {
-        ...profile,
-        authenticationProps: {
-          ...profile.authenticationProps,
-          providers: { radius: { type: 'radius', servers: [radius.server], secret: '********', timeoutMs: 800, ...extra } },
-        },
-      },
-    },
-  });
-  expect(put.status).toBe(200);
+/** Makes the test's FreeRADIUS the profile's one provider (its secret kept: ********), with `extra` laid over. */
+function setRadius(extra: Record<string, unknown>): Promise<void> {
+  return setProviders({ radius: { type: 'radius', servers: [radius.server], secret: '********', timeoutMs: 800, ...extra } });
 }
 
 async function login(username: string, password: string) {
   return platform.http('POST', '/login', { body: { user: { username, password } } });
-}
-
-async function accountOf(username: string): Promise<Account> {
-  const res = await platform.http('GET', '/user-management/accounts', { token: admin });
-  const account = (res.body as { results: Account[] }).results.find((a) => a.username === username);
-  if (!account) throw new Error(`no account ${username}`);
-  return account;
-}
-
-async function groupNames(ids: string[]): Promise<string[]> {
-  const res = await platform.http('GET', '/user-management/groups', { token: admin });
-  const byId = new Map((res.body as { results: Group[] }).results.map((g) => [g._id, g.name]));
-  return ids.map((id) => byId.get(id) ?? id).sort();
 }
 
 suite('sign-in with RADIUS', () => {

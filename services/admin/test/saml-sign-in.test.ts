@@ -6,6 +6,8 @@ import type { BrowserAnswer } from '../../../test/support/browser-session';
 import { startSamlIdentityProvider } from '../../../test/support/saml-identity-provider';
 import type { SamlIdentityProviderHandle, SamlPerson, SamlResponseOptions } from '../../../test/support/saml-identity-provider';
 import { parseIdpMetadata, samlBindingRefusal } from '../src/clients/saml-identity-provider';
+import { signInAdministration } from './support/sign-in-administration';
+import type { Account } from './support/sign-in-administration';
 
 /**
  * Sign-in through a SAML 2.0 identity provider made by the test (xml-crypto signing with a key and
@@ -27,27 +29,7 @@ let idp: SamlIdentityProviderHandle;
 let napUrl: string;
 let admin: string;
 
-type Profile = { id: string; authenticationProps?: Record<string, unknown> } & Record<string, unknown>;
-type Group = { _id: string; name: string; provenance?: string };
-type Account = {
-  _id: string;
-  username: string;
-  roles: string[];
-  groups: string[];
-  provenance?: string;
-  email?: string;
-  firstname?: string;
-};
-
-async function setProviders(providers: Record<string, unknown>): Promise<void> {
-  const got = await platform.http('GET', '/profiles/default', { token: admin });
-  const profile = (got.body as { profile: Profile }).profile;
-  const res = await platform.http('PUT', '/profiles/default', {
-    token: admin,
-    body: { properties: { ...profile, authenticationProps: { ...profile.authenticationProps, providers } } },
-  });
-  expect(res.status).toBe(200);
-}
+const { setProviders, accountOf, groupProvenances } = signInAdministration(() => ({ platform, token: admin }));
 
 function htmlValue(html: string, pattern: RegExp): string {
   const found = pattern.exec(html)?.[1];
@@ -79,19 +61,6 @@ async function postForm(browser: BrowserSession, page: BrowserAnswer, change: Pa
 
 function messageOf(answer: BrowserAnswer): string {
   return (JSON.parse(answer.text) as { message: string }).message;
-}
-
-async function accountOf(username: string): Promise<Account> {
-  const res = await platform.http('GET', '/user-management/accounts', { token: admin });
-  const account = (res.body as { results: Account[] }).results.find((a) => a.username === username);
-  if (!account) throw new Error(`no account ${username}`);
-  return account;
-}
-
-async function groupNames(ids: string[]): Promise<string[]> {
-  const res = await platform.http('GET', '/user-management/groups', { token: admin });
-  const byId = new Map((res.body as { results: Group[] }).results.map((g) => [g._id, g]));
-  return ids.map((id) => `${byId.get(id)?.name}:${byId.get(id)?.provenance}`).sort();
 }
 
 beforeAll(async () => {
@@ -140,13 +109,13 @@ describe('SAML 2.0 sign-in through the browser', () => {
     expect(alice.provenance).toBe('corp-saml');
     expect(alice.email).toBe('alice@nap.test');
     expect(alice.firstname).toBe('Alice');
-    expect(await groupNames(alice.groups)).toEqual(['nap-admins:corp-saml', 'netops:corp-saml']);
+    expect(await groupProvenances(alice.groups)).toEqual(['nap-admins:corp-saml', 'netops:corp-saml']);
   });
 
   test('a signed response (assertion unsigned) is accepted too', async () => {
     const answer = await signIn(new BrowserSession(), BOB, { sign: 'response' });
     expect(answer.status).toBe(303);
-    expect(await groupNames((await accountOf('bob')).groups)).toEqual(['netops:corp-saml']);
+    expect(await groupProvenances((await accountOf('bob')).groups)).toEqual(['netops:corp-saml']);
   });
 
   test('an unsigned response is refused', async () => {
@@ -267,7 +236,7 @@ describe('SAML 2.0 sign-in through the browser', () => {
     const me = await platform.http('GET', '/whoami', { headers: { cookie: `token=${browser.cookie(napUrl, 'token')}` } });
     expect((me.body as Account).username).toBe('alice.mallory');
     expect((me.body as Account).roles).not.toContain('admin');
-    expect(await groupNames((await accountOf('alice.mallory')).groups)).toEqual(['nap-admins.mallory:corp-saml']);
+    expect(await groupProvenances((await accountOf('alice.mallory')).groups)).toEqual(['nap-admins.mallory:corp-saml']);
   });
 
   test('a group named like an admin group in other letters (full width, invisible characters) is no admin group; one in capitals is', async () => {
@@ -276,7 +245,7 @@ describe('SAML 2.0 sign-in through the browser', () => {
     expect((await signIn(browser, { nameId: 'eve', attributes: { groups: lookalikes } })).status).toBe(303);
     const eve = await platform.http('GET', '/whoami', { headers: { cookie: `token=${browser.cookie(napUrl, 'token')}` } });
     expect((eve.body as Account).roles).not.toContain('admin');
-    expect((await groupNames((await accountOf('eve')).groups)).length).toBe(lookalikes.length);
+    expect((await groupProvenances((await accountOf('eve')).groups)).length).toBe(lookalikes.length);
     const capitals = new BrowserSession();
     expect((await signIn(capitals, { nameId: 'carol', attributes: { groups: ['NAP-ADMINS'] } })).status).toBe(303);
     const carol = await platform.http('GET', '/whoami', { headers: { cookie: `token=${capitals.cookie(napUrl, 'token')}` } });

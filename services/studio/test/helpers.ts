@@ -1,4 +1,5 @@
 import { task, workflowDocument } from '@nap/testing';
+import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 
 export const OK = { state: 'success', type: 'standard' } as const;
@@ -40,12 +41,7 @@ export function linearWorkflow(name: string, extra: Record<string, unknown> = {}
 }
 
 /** A group with `roles`, an account in it, and that account's token. */
-export async function userWithRoles(
-  platform: TestPlatform,
-  admin: string,
-  username: string,
-  roles: string[],
-): Promise<{ token: string; groupId: string; accountId: string }> {
+export async function userWithRoles(platform: TestPlatform, admin: string, username: string, roles: string[]): Promise<GroupUser> {
   const group = await platform.http('POST', '/user-management/groups', {
     token: admin,
     body: { group: { name: `${username}-group`, roles } },
@@ -62,4 +58,31 @@ export async function userWithRoles(
     groupId,
     accountId: (account.body as { data: { _id: string } }).data._id,
   };
+}
+
+/** A user of {@link userWithRoles}: the account's token and the id of its own group. */
+export type GroupUser = { token: string; groupId: string; accountId: string };
+
+/**
+ * A platform of a test of what a project's members share with groups: its administrator's token, and
+ * two engineering users in groups of their own, `<prefix>-insider` (the test shares guarded
+ * documents with its group) and `<prefix>-outsider`.
+ */
+export async function startWithInsiderAndOutsider(
+  prefix: string,
+): Promise<{ platform: TestPlatform; admin: string; insider: GroupUser; outsider: GroupUser }> {
+  const platform = await startTestPlatform();
+  try {
+    const admin = await platform.login();
+    return {
+      platform,
+      admin,
+      insider: await userWithRoles(platform, admin, `${prefix}-insider`, ['engineering']),
+      outsider: await userWithRoles(platform, admin, `${prefix}-outsider`, ['engineering']),
+    };
+  } catch (err) {
+    // the test never sees this platform: its afterAll cannot stop it
+    await platform.stop();
+    throw err;
+  }
 }

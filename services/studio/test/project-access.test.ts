@@ -1,8 +1,8 @@
 import { getOperation, validateResponse } from '@nap/contracts';
 import type { Envelope, ExportedProject, Project } from '@nap/contracts';
-import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
-import { linearWorkflow, userWithRoles } from './helpers';
+import { linearWorkflow, startWithInsiderAndOutsider } from './helpers';
+import type { GroupUser } from './helpers';
 
 /**
  * A project has no groups of its own, but its workflows and forms may: a caller outside those groups
@@ -12,15 +12,12 @@ import { linearWorkflow, userWithRoles } from './helpers';
 let platform: TestPlatform;
 let admin: string;
 /** engineering, in the group the guarded members are shared with */
-let insider: { token: string; groupId: string };
+let insider: GroupUser;
 /** engineering, in none of those groups */
-let outsider: { token: string; groupId: string };
+let outsider: GroupUser;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.login();
-  insider = await userWithRoles(platform, admin, 'project-insider', ['engineering']);
-  outsider = await userWithRoles(platform, admin, 'project-outsider', ['engineering']);
+  ({ platform, admin, insider, outsider } = await startWithInsiderAndOutsider('project'));
 });
 
 afterAll(async () => {

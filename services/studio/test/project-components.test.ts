@@ -7,7 +7,8 @@ import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { createStore } from '@nap/store';
 import { eventually } from '@nap/testing';
-import { linearWorkflow, userWithRoles } from './helpers';
+import { linearWorkflow, startWithInsiderAndOutsider } from './helpers';
+import type { GroupUser } from './helpers';
 
 /**
  * `POST /automation-studio/projects`, `POST …/projects/:id/components/add` and
@@ -19,15 +20,12 @@ import { linearWorkflow, userWithRoles } from './helpers';
 let platform: TestPlatform;
 let admin: string;
 /** engineering, in the group the guarded documents are shared with */
-let insider: { token: string; groupId: string };
+let insider: GroupUser;
 /** engineering, in none of those groups */
-let outsider: { token: string; groupId: string };
+let outsider: GroupUser;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  admin = await platform.login();
-  insider = await userWithRoles(platform, admin, 'components-insider', ['engineering']);
-  outsider = await userWithRoles(platform, admin, 'components-outsider', ['engineering']);
+  ({ platform, admin, insider, outsider } = await startWithInsiderAndOutsider('components'));
 });
 
 afterAll(async () => {
