@@ -462,4 +462,36 @@ describe('run history', () => {
     expect(JSON.stringify(stored.body)).not.toContain('s3cret-pw');
     expect(stored.body).toMatchObject({ variables: { password: '********', user: 'u' } });
   });
+
+  it('masks a secret variable in the forms device output repeats it: JSON-escaped, URL-encoded, in base64, cut at its end', async () => {
+    await http('POST', '/mop/createAnalyticTemplate', {
+      template: {
+        name: 'secret-forms',
+        prepostCommands: [{ preRawCommand: 'show log', postRawCommand: 'show log', rules: [{ type: 'matches' }] }],
+      },
+    });
+    const password = 'p@ss"w0rd/Kx9';
+    const basic = Buffer.from(`u:${password}`).toString('base64');
+    const response = [
+      `GET ftp://u:${encodeURIComponent(password)}@h/f`,
+      `body ${JSON.stringify({ pw: password })}`,
+      `Authorization: Basic ${basic}`,
+      `last line cut: login ${password.slice(0, 7)}`,
+    ].join('\n');
+    const side = { commands_results: [{ raw: 'show log', evaluated: 'show log', device: 'r1', response }] };
+    const res = await http('POST', '/mop/runAnalyticsTemplate', {
+      analytic_template_name: 'secret-forms',
+      pre: side,
+      post: side,
+      variables: { password, user: 'u', site: { snmp_community: 'c0mmunity-9' } },
+    });
+    expect(res.status).toBe(200);
+    const stored = await http('GET', `/mop/runs/${(res.body as { runId: string }).runId}`);
+    const text = JSON.stringify(stored.body);
+    for (const form of ['w0rd', encodeURIComponent(password), basic, 'p@ss"w0', 'c0mmunity-9'])
+      expect({ form, in: text.includes(form) }).toEqual({ form, in: false });
+    expect(stored.body).toMatchObject({ variables: { password: '********', site: { snmp_community: '********' } } });
+    // the rest of the output is kept
+    expect(text).toContain('GET ftp://u:********@h/f');
+  });
 });

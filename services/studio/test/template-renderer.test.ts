@@ -1,7 +1,8 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isAppError } from '@nap/contracts';
+import { SECRET_MASK, isAppError } from '@nap/contracts';
+import { createLogger } from '@nap/telemetry';
 import { createTemplateRenderer, loadTemplateRendererConfig, templatingProblem } from '../src';
 import type { TemplateRenderer, TemplateRendererConfig } from '../src';
 import { PYTHON, describeWithPython } from './python';
@@ -189,6 +190,93 @@ describeWithPython('the Python template worker pool', () => {
       expect(await render(r, device, { hostname: 'r1', ntp: { server: '10.0.0.1' } }, 'device')).toBe('hostname r1\nntp 10.0.0.1\n');
     } finally {
       await r.close();
+    }
+  });
+
+  it('masks the secret variables of a render in its errors, in the form Python quotes them', async () => {
+    const r = createTemplateRenderer(config());
+    // a backslash and a quote: Python's repr doubles the one, JSON escapes both
+    const password = 'Zq7-Kx9"Vw\\3pLm';
+    const context = { hostname: 'core-1', device: { username: 'netops', password }, enable_secret: 'Tr0ub4dor&3' };
+    const inClear = (text: string, secret: string) =>
+      Array.from({ length: secret.length - 3 }, (_, i) => secret.slice(i, i + 4)).filter((part) => text.includes(part));
+    try {
+      const device = await failure(render(r, 'hostname {{ hostname }}\n{{ {}[device.password].x }}', context));
+      expect(device).toMatchObject({
+        code: 'TEMPLATE_RENDER_FAILED',
+        message: `Template "t" failed at line 2: 'dict object' has no attribute '${SECRET_MASK}'`,
+        details: { kind: 'undefined', line: 2 },
+      });
+      const enable = await failure(render(r, '{{ [1] | map(enable_secret) | list }}', context, 'device'));
+      expect(enable.message).toBe(`Template "t" failed at line 1: TemplateRuntimeError: No filter named '${SECRET_MASK}'.`);
+      for (const err of [device, enable])
+        expect(inClear(JSON.stringify(err), password).concat(inClear(JSON.stringify(err), 'Tr0ub4dor&3'))).toEqual([]);
+      // a value that is no secret is still named
+      expect((await failure(render(r, '{{ {}[hostname].x }}', context))).message).toContain("'core-1'");
+      // the rendered text is what was asked for: a configuration holds the password it was given
+      expect(await render(r, 'enable secret {{ enable_secret }}', context)).toBe('enable secret Tr0ub4dor&3');
+      // a parse is given no variables, but key material in the device output it quotes is masked
+      const parse = await failure(
+        r.parseTextFsm({
+          template: 'Value X (\\S+)\n\nStart\n  ^-----BEGIN -> Error\n  ^${X} -> Record\n',
+          text: 'a\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n',
+          subject: 'Template "t"',
+        }),
+      );
+      expect(parse.message).toBe(`Template "t" stopped on the text: State Error raised. Rule Line: 4. Input Line: ${SECRET_MASK}`);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("masks a render's secrets in what its worker writes, on stdout and stderr, before the end shown is cut", async () => {
+    // a worker that writes a request's password to stderr (2,000 characters end there inside the
+    // first copy), then answers the next request with a line that is not JSON and holds its password
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-python-'));
+    writeFileSync(
+      path.join(dir, 'worker.py'),
+      [
+        'import json, sys',
+        'print(json.dumps({"ready": True, "python": "3", "jinja2": "3", "textfsm": "1"}), flush=True)',
+        'for line in sys.stdin:',
+        '    req = json.loads(line)',
+        '    ctx = req["context"]',
+        '    pw = ctx["password"] if "password" in ctx else ctx["device"]["password"]',
+        '    if req["template"] == "stderr":',
+        '        end = " login refused for " + pw + "\\n"',
+        '        sys.stderr.write("A" * 5000 + pw + "B" * (2000 - 6 - len(end)) + end)',
+        '        sys.stderr.flush()',
+        '        print(json.dumps({"id": req["id"], "ok": True, "value": "written"}), flush=True)',
+        '    else:',
+        '        print("Traceback: no answer for " + pw, flush=True)',
+        '',
+      ].join('\n'),
+    );
+    const fake = path.join(dir, 'python3');
+    writeFileSync(fake, `#!/bin/sh\nexec ${PYTHON} ${path.join(dir, 'worker.py')}\n`);
+    chmodSync(fake, 0o755);
+    const logged: string[] = [];
+    const logger = createLogger({ name: 'studio-test', level: 'warn', destination: { write: (line: string) => void logged.push(line) } });
+    const r = createTemplateRenderer(config({ python: fake }), logger);
+    try {
+      expect(await render(r, 'stderr', { password: 'Hq4-Wp8xNv2Ks' })).toBe('written');
+      const err = await failure(render(r, 'stdout', { device: { password: 'Yt6-Rm3zLc9Jf' } }));
+      expect(err).toMatchObject({
+        code: 'TEMPLATE_RENDERER_UNAVAILABLE',
+        message: `The template worker wrote a line that is not JSON: Traceback: no answer for ${SECRET_MASK}; it is being restarted, try again`,
+      });
+      const killed = logged.find((line) => line.includes('Template worker killed')) ?? '';
+      // the end of stderr, masked before it was cut: the copy the cut would have fallen in is masked whole too
+      expect(JSON.parse(killed)).toMatchObject({ stderr: expect.stringMatching(/^A+\*{8}B+ login refused for \*{8}\n$/) });
+      for (const secret of ['Hq4-Wp8xNv2Ks', 'Yt6-Rm3zLc9Jf'])
+        for (let i = 0; i + 4 <= secret.length; i++)
+          expect({ part: secret.slice(i, i + 4), in: killed.includes(secret.slice(i, i + 4)) }).toEqual({
+            part: secret.slice(i, i + 4),
+            in: false,
+          });
+    } finally {
+      await r.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

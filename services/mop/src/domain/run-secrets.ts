@@ -1,4 +1,4 @@
-import { SECRET_MASK, isSecretKey, redactSecrets } from '@nap/contracts';
+import { SECRET_MASK, findSecrets, isSecretKey, redactSecrets, secretMask } from '@nap/contracts';
 import { setOwn } from '@nap/util';
 
 /**
@@ -37,10 +37,14 @@ function maskMembers(members: Iterable<[string, unknown]>, secrets: readonly str
 /**
  * A copy of `document` with the values of the secret `variables` masked wherever a text holds them
  * (commands, rules, device output) and every secret-named member masked (the contracts' policy).
+ * A text holds a secret in the forms the platform's `secretMask` searches for (as it is, JSON-escaped,
+ * URL-encoded, in base64, `user:secret` in base64, cut at a text's end), those of secret members at
+ * any depth of `variables` too; and as it is from {@link MIN_SECRET_LENGTH} characters.
  */
 export function maskSecrets(
   document: Readonly<Record<string, unknown>>,
   variables: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  return redactSecrets(maskMembers(Object.entries(document), secretValues(variables)));
+  const masked = secretMask(findSecrets(variables)).value(document);
+  return redactSecrets(maskMembers(Object.entries(masked), secretValues(variables)));
 }

@@ -1,7 +1,18 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { AppError, isValid, templateWorkerNotReadySchema, templateWorkerReadySchema, templateWorkerReplySchema } from '@nap/contracts';
-import type { JinjaProfile, TemplateWorkerError } from '@nap/contracts';
+import {
+  AppError,
+  MIN_SECRET_CHARS,
+  addSecretTexts,
+  findSecrets,
+  isValid,
+  noSecrets,
+  secretMask,
+  templateWorkerNotReadySchema,
+  templateWorkerReadySchema,
+  templateWorkerReplySchema,
+} from '@nap/contracts';
+import type { FoundSecrets, JinjaProfile, TemplateWorkerError } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 
 /** What a worker is asked to do (the `op` of a request line), with its members. */
@@ -37,7 +48,8 @@ export interface TemplatePoolOptions {
 /** A pool of long-lived Python processes that render Jinja2 and parse TextFSM (JSON lines over stdio). */
 export interface TemplatePool {
   /**
-   * Sends one request to the next free worker. Resolves with the worker's reply; rejects with
+   * Sends one request to the next free worker. Resolves with the worker's reply (a failure's
+   * message with the secrets of a render's context masked: see {@link requestSecrets}); rejects with
    * `TEMPLATE_TIMEOUT` (422) when the request ran longer than the limit (its worker is killed and
    * replaced) and `TEMPLATE_RENDERER_UNAVAILABLE` (503) when no worker can take it: Python or a
    * module is missing, the worker died with the request, the queue is full, the pool is closing.
@@ -60,13 +72,23 @@ export const INSTALL_HINT = `turn templates on with \`${TEMPLATES_INSTALL_COMMAN
 /** Consecutive workers that die before they are ready, after which the pool stops trying for a while. */
 const FAILED_STARTS_LIMIT = 3;
 const RETRY_AFTER_MS = 5_000;
+/** Characters of a worker's stderr that logs and messages show: its end, masked before it is cut. */
 const STDERR_TAIL = 2_000;
+/** Characters of a worker's stderr kept (its end), so that what is shown is masked whole before it is cut to {@link STDERR_TAIL}. */
+const STDERR_KEEP = 16_000;
+/**
+ * Secret texts and pairs a worker keeps for masking its stderr, beyond which the stderr kept so far
+ * is dropped: a worker that wrote once and then served many renders would otherwise keep them all.
+ */
+const MAX_STDERR_SECRETS = 1_000;
 
 interface Job {
   id: number;
   line: string;
   /** How messages name what the request works on (`Template "x"`). */
   subject: string;
+  /** The secrets of what the request carries, masked in what the worker says while it works on it. */
+  secrets: FoundSecrets;
   resolve(reply: WorkerReply): void;
   reject(err: AppError): void;
 }
@@ -79,7 +101,70 @@ interface Worker {
   job?: Job;
   timer?: NodeJS.Timeout;
   buffer: string;
+  /** The end of what the worker wrote to stderr, as written (at most {@link STDERR_KEEP} characters). */
   stderr: string;
+  /** Some of the stderr was dropped: what is kept starts where the cut fell. */
+  stderrCut: boolean;
+  /**
+   * The secrets the kept stderr and the next stdout may hold: those of every request the worker
+   * was given while its stderr held something, and of the one before (its last writes to stderr
+   * can arrive after its answer).
+   */
+  secrets: FoundSecrets;
+  /** The secrets of the last request the worker was given. */
+  lastSecrets: FoundSecrets;
+}
+
+/**
+ * The secrets a request carries: by the platform's policy, the values of the secret-named variables
+ * of a render's context (a device password given to a config template), at any depth, also as
+ * Python writes them in its messages (`repr`: `'dict object' has no attribute 'pa\\ss'`). A parse
+ * carries none by name; private key material is masked in any case.
+ */
+function requestSecrets(req: WorkerRequest): FoundSecrets {
+  if (req.op !== 'render') return noSecrets();
+  const found = findSecrets(req.context);
+  for (const text of [...found.texts]) addSecretTexts(found, ...pythonReprForms(text));
+  return found;
+}
+
+/**
+ * How Python's `repr` writes `text` between its quotes, where that differs from `text`: a backslash
+ * doubled, `\n`, `\r`, `\t` and other characters it does not print escaped (`\x07`), and the quote
+ * escaped when the text holds both (`'` between `"` otherwise, not escaped).
+ */
+function pythonReprForms(text: string): string[] {
+  const forms = new Set<string>();
+  for (const quote of ["'", '"']) {
+    let out = '';
+    for (const ch of text) {
+      const code = ch.codePointAt(0) ?? 0;
+      if (ch === '\\') out += '\\\\';
+      else if (ch === quote) out += `\\${quote}`;
+      else if (ch === '\n') out += '\\n';
+      else if (ch === '\r') out += '\\r';
+      else if (ch === '\t') out += '\\t';
+      else if (code < 0x20 || (code >= 0x7f && code <= 0xa0)) out += `\\x${code.toString(16).padStart(2, '0')}`;
+      else out += ch;
+    }
+    if (out !== text) forms.add(out);
+  }
+  return [...forms];
+}
+
+function addSecrets(to: FoundSecrets, from: FoundSecrets): FoundSecrets {
+  for (const text of from.texts) to.texts.add(text);
+  for (const pair of from.pairs) to.pairs.add(pair);
+  return to;
+}
+
+/** What a worker wrote to stderr, the secrets it may hold masked before the end shown is cut. */
+function stderrOf(worker: Worker): string {
+  if (worker.stderr === '') return '';
+  const mask = secretMask(worker.secrets);
+  // a cut can fall inside a secret: `tail` masks its end, and an end too short for any mask to find is dropped
+  const masked = worker.stderrCut ? mask.tail(worker.stderr).slice(MIN_SECRET_CHARS - 1) : mask.text(worker.stderr);
+  return masked.slice(-STDERR_TAIL);
 }
 
 function unavailable(message: string, cause?: unknown): AppError {
@@ -117,13 +202,26 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
       String(options.memoryBytes),
     ];
     const child = spawn(options.python, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const worker: Worker = { child, ready: false, gone: false, buffer: '', stderr: '' };
+    const worker: Worker = {
+      child,
+      ready: false,
+      gone: false,
+      buffer: '',
+      stderr: '',
+      stderrCut: false,
+      secrets: noSecrets(),
+      lastSecrets: noSecrets(),
+    };
     worker.timer = setTimeout(() => giveUp(worker, `did not start within ${startTimeoutMs} ms`), startTimeoutMs);
     child.stdout?.setEncoding('utf8');
     child.stderr?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => onData(worker, chunk));
     child.stderr?.on('data', (chunk: string) => {
-      worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
+      worker.stderr += chunk;
+      if (worker.stderr.length > STDERR_KEEP) {
+        worker.stderr = worker.stderr.slice(-STDERR_KEEP);
+        worker.stderrCut = true;
+      }
     });
     // A write to a worker that just died fails with EPIPE; its exit handler answers the request.
     child.stdin?.on('error', () => undefined);
@@ -160,7 +258,8 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     try {
       message = JSON.parse(line);
     } catch {
-      giveUp(worker, `wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      // masked whole, then cut: the line can hold what the request carried
+      giveUp(worker, `wrote a line that is not JSON: ${secretMask(worker.secrets).text(line).slice(0, 200)}`);
       return;
     }
     if (!worker.ready) {
@@ -186,8 +285,9 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     }
     clearTimeout(worker.timer);
     worker.job = undefined;
+    // the value is what was asked for (a rendered configuration holds the password it was given); a failure is not
     if (message.ok === true) job.resolve({ ok: true, value: message.value });
-    else if (message.error !== undefined) job.resolve({ ok: false, error: message.error });
+    else if (message.error !== undefined) job.resolve({ ok: false, error: secretMask(job.secrets).value(message.error) });
     else job.reject(new AppError('INTERNAL', 'A template worker answered a failure without saying why'));
     dispatch();
   }
@@ -195,7 +295,7 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
   /** Kills a worker the pool no longer trusts; its exit starts a replacement. */
   function giveUp(worker: Worker, why: string): void {
     if (worker.gone) return;
-    options.logger?.warn({ why, stderr: worker.stderr }, 'Template worker killed');
+    options.logger?.warn({ why, stderr: stderrOf(worker) }, 'Template worker killed');
     retire(worker, `The template worker ${why}; it is being restarted, try again`);
     worker.child.kill('SIGKILL');
   }
@@ -212,7 +312,7 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     if (job !== undefined) job.reject(unavailable(reason));
     if (!worker.ready) failedStarts += 1;
     if (failedStarts >= FAILED_STARTS_LIMIT && down === undefined)
-      markDown(`Template workers exit as they start (${worker.stderr.trim().split('\n').pop() ?? 'no output'}): ${INSTALL_HINT}`);
+      markDown(`Template workers exit as they start (${stderrOf(worker).trim().split('\n').pop() ?? 'no output'}): ${INSTALL_HINT}`);
     if (down !== undefined) {
       failQueue(down.reason);
       return;
@@ -222,7 +322,7 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
 
   function onExit(worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
     if (!worker.gone) {
-      options.logger?.warn({ code, signal, stderr: worker.stderr }, 'Template worker exited');
+      options.logger?.warn({ code, signal, stderr: stderrOf(worker) }, 'Template worker exited');
       retire(
         worker,
         `The template worker stopped (${signal ?? `exit code ${code ?? 'unknown'}`}) while working on this request; it is being restarted, try again`,
@@ -255,10 +355,24 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
       if (queue.length === 0) return;
       if (!worker.ready || worker.gone || worker.job !== undefined) continue;
       const job = queue.shift() as Job;
-      worker.job = job;
+      assign(worker, job);
       worker.timer = setTimeout(() => onTimeout(worker, job), options.timeoutMs);
       worker.child.stdin?.write(job.line);
     }
+  }
+
+  /** Gives `job` to `worker`, whose output may then hold the job's secrets. */
+  function assign(worker: Worker, job: Job): void {
+    worker.job = job;
+    // nothing kept in stderr: no earlier request but the last can be in what comes next
+    if (worker.stderr === '') worker.secrets = noSecrets(worker.lastSecrets);
+    addSecrets(worker.secrets, job.secrets);
+    if (worker.secrets.texts.size + worker.secrets.pairs.size > MAX_STDERR_SECRETS) {
+      worker.stderr = '';
+      worker.stderrCut = true;
+      worker.secrets = addSecrets(noSecrets(worker.lastSecrets), job.secrets);
+    }
+    worker.lastSecrets = job.secrets;
   }
 
   function onTimeout(worker: Worker, job: Job): void {
@@ -297,7 +411,7 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
       started = true;
       return new Promise<WorkerReply>((resolve, reject) => {
         const id = nextId++;
-        queue.push({ id, line: `${JSON.stringify({ id, ...req })}\n`, subject, resolve, reject });
+        queue.push({ id, line: `${JSON.stringify({ id, ...req })}\n`, subject, secrets: requestSecrets(req), resolve, reject });
         dispatch();
       });
     },
