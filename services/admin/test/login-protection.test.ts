@@ -155,6 +155,12 @@ describe('per username', () => {
     expect((await login('throttled-4', 'right-password-4', '203.0.113.4')).status).toBe(200);
     const again = await platform.http('POST', `/user-management/accounts/${id}/unlock`, { token: admin });
     expect(again.body).toMatchObject({ message: expect.stringContaining('had no failed logins counted') });
+    // the account's audit by name holds its unlocks, as it holds its other changes
+    const audited = await platform.http('GET', '/audit?operation=admin.unlockAccount&equals[target.name]=throttled-4', { token: admin });
+    expect((audited.body as { results: { target?: unknown }[] }).results.map((r) => r.target)).toEqual([
+      { kind: 'account', id, name: 'throttled-4' },
+      { kind: 'account', id, name: 'throttled-4' },
+    ]);
   });
 
   it('shows an administrator, on the account and in the list, its failed logins, until when it is locked and its last sign-in', async () => {
@@ -406,7 +412,12 @@ describe('PUT /whoami/password', () => {
     expect(tiny.status).toBe(400);
     expect(tiny.body).toMatchObject({
       code: 'VALIDATION_FAILED',
-      details: [{ member: 'body.newPassword', message: expect.stringMatching(/^is 5 characters long; .* at least 12$/) }],
+      details: [
+        {
+          member: 'body.newPassword',
+          message: expect.stringMatching(/^is 5 characters long; .* at least 12 \(passwordMinLength of AdminEssentials/),
+        },
+      ],
     });
     const admin = await platform.login();
     const created = await platform.http('POST', '/user-management/accounts', {
@@ -414,11 +425,18 @@ describe('PUT /whoami/password', () => {
       body: { account: { username: 'short-created', password: 'tiny' } },
     });
     expect(created.body).toMatchObject({
-      details: [{ member: 'body.account.password', message: expect.stringMatching(/^is 4 characters long; .* at least 12$/) }],
+      details: [
+        {
+          member: 'body.account.password',
+          message: expect.stringMatching(/^is 4 characters long; .* at least 12 \(passwordMinLength of AdminEssentials/),
+        },
+      ],
     });
     const mine = (await platform.http('GET', '/whoami', { token })).body as { _id: string };
     const set = await platform.http('PUT', `/user-management/accounts/${mine._id}/password`, { token: admin, body: { password: 'tiny' } });
-    expect(set.body).toMatchObject({ details: [{ member: 'body.password', message: expect.stringMatching(/at least 12$/) }] });
+    expect(set.body).toMatchObject({
+      details: [{ member: 'body.password', message: expect.stringMatching(/at least 12 \(passwordMinLength of AdminEssentials/) }],
+    });
     expect(
       (await platform.http('PUT', '/whoami/password', { body: { currentPassword: 'x', newPassword: 'long-enough-password' } })).status,
     ).toBe(401);

@@ -192,6 +192,7 @@ export function loginThrottled(username: string, throttled: Throttled): AppError
 export function passwordProblem(password: string, minLength: number): string | undefined {
   const length = [...password].length;
   if (length < minLength)
-    return `is ${length} characters long; the active profile's password rules (authenticationProps.passwordRules.minLength) ask for at least ${minLength}`;
+    // the rule is AdminEssentials' live setting, which the active profile or the application's properties set
+    return `is ${length} characters long; the password rules ask for at least ${minLength} (passwordMinLength of AdminEssentials, set by the active profile's authenticationProps.passwordRules.minLength or the application's properties)`;
   return undefined;
 }

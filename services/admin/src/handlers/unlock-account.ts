@@ -7,6 +7,8 @@ export function unlockAccount(svc: AdminContext): Handler<'admin.unlockAccount'>
   return async (input, ctx) => {
     const account = await svc.accounts.get(input.params.accountId);
     const forgotten = await svc.loginAttempts.forget(attemptId('account', account.username));
+    // named in the record, so that the account's audit by name holds its unlocks too
+    ctx.audit({ target: { kind: 'account', id: input.params.accountId, name: account.username } });
     ctx.log.info({ username: account.username, by: ctx.caller.username, forgotten }, 'Account unlocked');
     return {
       status: 'success',
