@@ -421,6 +421,9 @@ it('refuses a damaged, cut short or foreign backup as a whole, naming the line, 
   const notABackup = dirOf('notes.txt');
   writeFileSync(notABackup, 'hello');
   expect((await run('show', notABackup)).code).toBe(1);
+  const missing = await run('show', dirOf('no-such-dir'));
+  expect(missing).toMatchObject({ code: 1, out: '' });
+  expect(missing.err).toBe(`nap-data: ${dirOf('no-such-dir')} does not exist: give a backup file or a data directory (NAP_DATA_DIR)\n`);
 });
 
 it('refuses another secret key than the data was sealed with, before writing anything', async () => {

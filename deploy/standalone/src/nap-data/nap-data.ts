@@ -134,7 +134,11 @@ function program(output: Output, env: NodeJS.ProcessEnv): Command {
     .argument('<what>', 'a backup file or a LOCATION')
     .action(async (what: string) => {
       const location = parseLocation(what);
-      if (location.kind === 'dir' && statSync(location.dir, { throwIfNoEntry: false })?.isFile()) {
+      const found = location.kind === 'dir' ? statSync(location.dir, { throwIfNoEntry: false }) : undefined;
+      // a mistyped path is no empty platform
+      if (location.kind === 'dir' && found === undefined)
+        throw new TransferRefused(`${location.dir} does not exist: give a backup file or a data directory (NAP_DATA_DIR)`);
+      if (found?.isFile() === true) {
         const { header, report } = await inspectBackup(what);
         output.out(`${what}: a backup of ${header.source}, made ${header.createdAt} by NAP ${header.release}; whole and checked\n`);
         printReport(output, report);
