@@ -103,6 +103,18 @@ beforeAll(async () => {
     },
   });
   expect(created.status).toBe(200);
+  // the NETCONF agent's sshd is a Linux host too: each command in its own exec channel, standard error apart
+  const host = await api('POST', '/gw/createInventoryDevice', {
+    name: 'host-1',
+    variables: {
+      gw_host: netconf.sshd.host,
+      gw_port: netconf.sshd.port,
+      gw_network_os: 'linux',
+      gw_user: netconf.sshd.username,
+      gw_password: netconf.sshd.password,
+    },
+  });
+  expect(host.status).toBe(200);
 }, 120_000);
 
 afterAll(async () => {
@@ -134,6 +146,15 @@ describe('nap devices command', () => {
     expect(r.stderr).toBe('nap: edge-1 refused "show bogus"; the 2 commands after it were not sent\n');
     const last = await run(['devices', 'command', 'edge-1', 'show bogus']);
     expect(last.stderr).toBe('nap: edge-1 refused "show bogus"\n');
+  });
+
+  it('shows why a linux device refused a command: its standard error under the output, and its exit status', async () => {
+    const r = await run(['devices', 'command', 'host-1', 'echo up', 'echo half; echo no such interface >&2; exit 3', 'echo never']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('host-1# echo up\nup\n\nhost-1# echo half; echo no such interface >&2; exit 3\nhalf\nno such interface\n');
+    expect(r.stderr).toBe(
+      'nap: host-1 refused "echo half; echo no such interface >&2; exit 3" (exit status 3); the command after it was not sent\n',
+    );
   });
 
   it("waits as long as the platform lets a device operation take, not only the profile's timeout", async () => {

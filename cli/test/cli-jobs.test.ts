@@ -286,6 +286,43 @@ describe('nap jobs and nap tasks', () => {
     expect(json.json<Job[]>()).toEqual([expect.objectContaining({ status: 'error' })]);
   });
 
+  it('finishes a task by a summary two tasks share when only one of them waits (a review asked again on failure)', async () => {
+    const review = (id: string) => ({
+      name: 'ViewData',
+      app: 'WorkFlowEngine',
+      type: 'manual',
+      summary: 'review the results',
+      groups: [],
+      variables: { incoming: { header: id, message: 'Go on?', body: '', variables: '' }, outgoing: {}, error: '' },
+    });
+    const go = (state: string) => ({ state, type: 'standard' });
+    const workflow = {
+      name: 'cli-review-twice',
+      type: 'automation',
+      groups: [],
+      tasks: {
+        workflow_start: { name: 'workflow_start', groups: [] },
+        workflow_end: { name: 'workflow_end', groups: [] },
+        first: review('first'),
+        again: review('again'),
+      },
+      transitions: {
+        workflow_start: { first: go('success') },
+        first: { workflow_end: go('success'), again: go('failure') },
+        again: { workflow_end: go('success') },
+        workflow_end: {},
+      },
+    };
+    expect((await napInProcess(['create', 'workflow', '-f', '-'], { env: home.env, input: JSON.stringify(workflow) })).code).toBe(0);
+    const id = await start('cli-review-twice');
+    await waitingTask(id);
+    const finished = await run(['tasks', 'finish', id, 'review the results', '--failure']);
+    expect(finished).toMatchObject({ code: 0, stdout: `finished task first of job ${id} with failure\n` });
+    await eventually('the second review waiting', async () => (await waitingTask(id)).id === 'again');
+    expect((await run(['tasks', 'finish', id, 'review the results'])).stdout).toBe(`finished task again of job ${id}\n`);
+    expect((await run(['jobs', 'watch', id, '--quiet'])).code).toBe(0);
+  });
+
   it('pauses, resumes and cancels a job; watch exits 2 for a canceled job', async () => {
     const id = await start('cli-manual', '--var', 'payload=1');
     await waitingTask(id);

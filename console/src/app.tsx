@@ -20,7 +20,7 @@ import { WorkflowsPage } from './pages/workflows/workflows-page';
 import { mayFollowEvents } from './session/permissions';
 import { hasDraft } from './session/drafts';
 import { homeOf } from './session/sections';
-import { RequireSession, useWhoami } from './session/session';
+import { RequireSession, WHOAMI_KEY, useWhoami } from './session/session';
 
 // the graph pages carry the graph library and the form renderer: loaded when first opened, not with the console
 const JobPage = lazy(async () => ({ default: (await import('./pages/job/job-page')).JobPage }));
@@ -89,6 +89,9 @@ function SignedIn() {
   // the log-in page says that the session ended, and whether what the person was sending was lost or is kept for them
   const lost = useCallback(
     (request?: LostRequest) => {
+      // no session in this tab yet (the first GET /whoami answered 401: a first visit, a bookmark after a
+      // restart): nothing ended, and RequireSession sends the person to log in without saying so
+      if (ended === undefined && client.getQueryData(WHOAMI_KEY) === undefined) return;
       client.clear();
       const next = `${location.pathname}${location.search}`;
       const unsent = request === undefined || request.method === 'GET' ? undefined : hasDraft() ? 'kept' : 'lost';

@@ -56,6 +56,23 @@ async function expectAccessible(): Promise<void> {
 }
 
 describe('the console by role', () => {
+  it('opens the log-in page to a first visit without saying that a session ended, and comes back to the page asked for', async () => {
+    // a browser that never logged in here: its first GET /whoami answers 401, which ends no session
+    await page.goto(`${platform.url}/console/jobs?status=running`);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/jobs?status=running');
+    await page.getByLabel('Username').waitFor();
+    expect(await page.getByText('Your session ended').count()).toBe(0);
+    await page.getByLabel('Username').fill(READER.username);
+    await page.getByLabel('Password').fill(READER.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+    expect(new URL(page.url()).search).toBe('?status=running');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await page.getByText('Your session ended').count()).toBe(0);
+  }, 60_000);
+
   it('shows a read-only account the jobs, the job and its waiting task, but no Cancel, Pause, Approve, Reject or Run', async () => {
     const job = await startJob(platform, 'Change approval', { plan: 'ntp server 192.0.2.1', applySeconds: 0 });
     await logIn(READER.username, READER.password);

@@ -73,6 +73,95 @@ describe('a day with the console', () => {
     );
   }, 60_000);
 
+  it('says an error once where the engine stopped the job with the task’s own error, in the Errors and in the task’s panel', async () => {
+    // a childJob naming a workflow that is not there (a fixture's "Chunk Array Wrapper - IAP"): the job's
+    // error and the task's are the same words
+    const missingChild = {
+      name: 'Chunk with a missing child',
+      type: 'automation',
+      groups: [],
+      tasks: {
+        workflow_start: { name: 'workflow_start', groups: [] },
+        workflow_end: { name: 'workflow_end', groups: [] },
+        child: {
+          name: 'childJob',
+          app: 'WorkFlowEngine',
+          type: 'operation',
+          summary: 'Run the wrapper',
+          groups: [],
+          variables: {
+            incoming: { task: '', workflow: 'Wrapper that is not there', variables: {} },
+            outgoing: { job_details: null },
+          },
+        },
+      },
+      transitions: {
+        workflow_start: { child: { state: 'success', type: 'standard' } },
+        child: { workflow_end: { state: 'success', type: 'standard' } },
+        workflow_end: {},
+      },
+    };
+    await createWorkflows(platform, missingChild);
+    const job = await startJob(platform, 'Chunk with a missing child', {});
+    await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
+
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    const errors = page.getByRole('region', { name: 'Errors' });
+    const said = /No workflow with name "Wrapper that is not there"/;
+    await errors.getByText(said).waitFor();
+    expect(await errors.getByText(said).count()).toBe(1);
+    expect(await errors.getByText('Task error:').count()).toBe(0);
+    await errors.getByRole('button', { name: 'Run the wrapper', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'Run the wrapper' });
+    await panel.getByRole('heading', { name: 'Error' }).waitFor();
+    expect(await panel.getByText(said).count()).toBe(1);
+  }, 60_000);
+
+  it('says where each choice of a project’s review task leads, and Cancel names the job as its page does', async () => {
+    // Command Template Runner on a device not in the inventory: the check fails and its results wait for a review
+    const job = await startJob(platform, `@${CISCO_IOS._id}: Command Template Runner`, {
+      suppressSuccessMessage: false,
+      templateName: `@${CISCO_IOS._id}: Show Version`,
+      templateVariables: {},
+      reattempt: false,
+      reattemptWaitTime: 1,
+      reattemptQuantity: 1,
+      deviceName: 'lab-router-9',
+      suppressFailureMessage: false,
+    });
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    // its 16 tasks fit the view as it opens: no overview map over the tasks in its corner, until part is out of view
+    const graph = page.getByRole('group', { name: /^Graph of job/ });
+    const overview = graph.getByRole('img', { name: 'Overview of the whole graph' });
+    await graph.getByRole('button', { name: /^Build Device Array — complete/ }).waitFor();
+    await eventually('no overview map while the whole graph is in view', async () => (await overview.count()) === 0);
+    await graph.getByRole('button', { name: 'Zoom In' }).click();
+    await graph.getByRole('button', { name: 'Zoom In' }).click();
+    await overview.waitFor();
+    await page.getByRole('button', { name: '1 task waiting for a person' }).click();
+    const panel = page.getByRole('complementary', { name: 'View Command Template Results' });
+    // a failure goes back to the check, which runs again: the task then waits again, as it was
+    await panel
+      .getByText(
+        '“Finish task” leads to the end of the job. “Finish task as failure” leads back to “Run a Command Template against a device”, which runs again.',
+      )
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel job Command Template Runner?' });
+    await dialog.getByRole('button', { name: 'Cancel job' }).click();
+    await eventually('the job canceled', async () => (await jobStatus(platform, job._id)) === 'canceled');
+    // its task no longer waits: the count beside Tasks goes (live)
+    const tasks = nav().getByRole('link', { name: /^Tasks/ });
+    await eventually('no task waiting', async () => (await tasks.getAttribute('aria-label')) === null);
+
+    // the audit trail names the job as the jobs list does: its own name, and its project's
+    await page.goto(`${platform.url}/console/audit?operation=workflow.cancelJobs`);
+    const record = page.getByRole('row').filter({ hasText: 'workflow.cancelJobs' });
+    await record.getByText('Cisco IOS', { exact: true }).waitFor();
+    expect(await record.getByRole('cell').nth(4).textContent()).toBe('job Command Template RunnerCisco IOS');
+  }, 60_000);
+
   it('counts the tasks waiting for a person beside Tasks, and each badge that says a job waits opens the task', async () => {
     const tasks = nav().getByRole('link', { name: /^Tasks/ });
     expect(await tasks.getAttribute('aria-label')).toBeNull();

@@ -353,7 +353,8 @@ describe('the operations console', () => {
     await panel.getByText('description uplink to core-2').waitFor();
     // the buttons carry the workflow's own names for the choices (the ViewData task's btn_success, btn_failure)
     await panel.getByRole('button', { name: 'Reject', exact: true }).waitFor();
-    await panel.getByText('Either finishes the task: “Approve” takes its success path, “Reject” its failure path.').waitFor();
+    // and where each takes the job
+    await panel.getByText('“Approve” leads to “Apply the change”. “Reject” leads to the end of the job.').waitFor();
     await expectAccessible();
     await screenshot(page, 'console-job.png');
 

@@ -9,6 +9,7 @@ import {
   retryHistory,
   retryText,
   toJobSummary,
+  whereItLeads,
 } from '../src/api/job-data';
 import { jobAfterEvent } from '../src/live/job-events';
 import { emptyRange, readParams, toJobQuery, writeParams } from '../src/pages/jobs/job-list-params';
@@ -177,5 +178,31 @@ describe('a task people acted on', () => {
     });
     expect(after.tasks.v1?.metrics).toEqual({ start_time: at - 5_000, end_time: at, finish_state: 'success', user: 'admin' });
     expect(manualAnswerText(after.tasks.v1)).toBe('Answered “Approve” by admin at 2026-01-12 01:34:15: took its success path.');
+  });
+});
+
+describe('where a choice of a waiting task leads', () => {
+  // Command Template Runner's review task: success ends the job, failure goes back to the check (a revert)
+  const job: Pick<JobDocument, 'tasks' | 'transitions'> = {
+    tasks: {
+      run: { name: 'RunCommandTemplate', summary: 'Run a Command Template against a device' },
+      review: { name: 'viewTemplateResults' },
+      note: { name: 'stub' },
+    },
+    transitions: {
+      review: { run: { type: 'revert', state: 'failure' }, workflow_end: { type: 'standard', state: 'success' } },
+      note: { review: { type: 'standard', state: 'success' }, workflow_end: { type: 'standard', state: 'success' } },
+    },
+  };
+
+  it('names the end of the job, the next tasks, and a task that runs again', () => {
+    expect(whereItLeads(job, 'review', 'success')).toBe('to the end of the job');
+    expect(whereItLeads(job, 'review', 'failure')).toBe('back to “Run a Command Template against a device”, which runs again');
+    expect(whereItLeads(job, 'note', 'success')).toBe('to “viewTemplateResults” and to the end of the job');
+  });
+
+  it('says nothing of a state the workflow leaves the task by no transition of', () => {
+    expect(whereItLeads(job, 'note', 'failure')).toBeUndefined();
+    expect(whereItLeads(job, 'run', 'success')).toBeUndefined();
   });
 });

@@ -22,6 +22,8 @@ interface CommandOutput {
   command: string;
   output: string;
   errorLines: string[];
+  /** A `linux` device's exit status of the command (each runs in its own exec channel). */
+  exitCode?: number;
 }
 
 function commandOutputs(value: unknown): CommandOutput[] {
@@ -30,12 +32,24 @@ function commandOutputs(value: unknown): CommandOutput[] {
     command: str(r.command) ?? '',
     output: str(r.output) ?? '',
     errorLines: Array.isArray(r.errorLines) ? r.errorLines.map(String) : [],
+    ...(typeof r.exitCode === 'number' ? { exitCode: r.exitCode } : {}),
   }));
 }
 
-/** A transcript as an engineer reads one: the device's prompt and the command, then what it printed. */
+/**
+ * A transcript as an engineer reads one: the device's prompt and the command, then what it printed.
+ * A Cisco-like device prints its errors in its output; a `linux` device's standard error comes
+ * apart (`errorLines`), and is shown under the output, in red, so that a refusal says why.
+ */
 export function transcript(device: string, outputs: readonly CommandOutput[], c: Colors): string {
-  return outputs.map((o) => `${c.bold(`${device}# ${o.command}`)}\n${o.output.replace(/\n*$/, '\n')}`).join('\n');
+  return outputs
+    .map((o) => {
+      const own = o.output.replace(/\n*$/, '');
+      const apart = o.errorLines.filter((line) => line !== '' && !own.includes(line)).map((line) => c.red(line));
+      const body = (own === '' ? apart : [own, ...apart]).join('\n');
+      return `${c.bold(`${device}# ${o.command}`)}\n${body}\n`;
+    })
+    .join('\n');
 }
 
 /** The platform's error code and message of a failed answer. */
@@ -97,11 +111,14 @@ export async function deviceCommand(ctx: Context, device: string, commands: stri
   if (error.code !== 'DEVICE_COMMAND_FAILED')
     throw await deviceFailure(client, device, client.failure({ method: 'POST', path: '/gw/sshSendCommandExec' }, res));
   // what the device answered before and with the command it refused: the user reads why
-  ctx.print(res.body, () => transcript(device, commandOutputs(error.details?.results), ctx.colors));
+  const results = commandOutputs(error.details?.results);
+  ctx.print(res.body, () => transcript(device, results, ctx.colors));
   const refused = str(error.details?.command) ?? '?';
+  const exitCode = results.find((r) => r.command === refused)?.exitCode;
+  const status = exitCode === undefined ? '' : ` (exit status ${exitCode})`;
   const later = commands.length - commands.indexOf(refused) - 1;
   const notSent = later === 0 ? '' : later === 1 ? '; the command after it was not sent' : `; the ${later} commands after it were not sent`;
-  throw new CliError(`${device} refused "${refused}"${notSent}`, EXIT.FAILED);
+  throw new CliError(`${device} refused "${refused}"${status}${notSent}`, EXIT.FAILED);
 }
 
 /**

@@ -572,12 +572,18 @@ export async function pauseOrResume(ctx: Context, action: 'pause' | 'resume', id
   );
 }
 
-/** A task of a job by id, or by its summary or name when that is unique. */
-function taskIdOf(job: Doc, task: string): string {
+/**
+ * A task of a job by id, or by its summary or name when that is unique, or when only one of the
+ * tasks so named is one the command acts on (`actionable`): a workflow may hold the same review
+ * task twice, one waiting and one never reached (Command Template Runner).
+ */
+function taskIdOf(job: Doc, task: string, actionable?: (t: Doc) => boolean): string {
   const tasks = isDoc(job.tasks) ? job.tasks : {};
   if (task in tasks) return task;
   const matches = Object.entries(tasks).filter(([, t]) => isDoc(t) && (t.summary === task || t.name === task));
   if (matches.length === 1) return matches[0]![0];
+  const ready = actionable === undefined ? [] : matches.filter(([, t]) => isDoc(t) && actionable(t));
+  if (ready.length === 1) return ready[0]![0];
   if (matches.length > 1)
     throw usage(
       `job ${String(job._id)} has ${matches.length} tasks named "${task}": give the task id (${matches.map(([id]) => id).join(', ')})`,
@@ -588,7 +594,12 @@ function taskIdOf(job: Doc, task: string): string {
 export async function retryTask(ctx: Context, jobId: string, task: string, opts: { var?: string[] }): Promise<void> {
   const client = ctx.client();
   const job = await getJob(client, jobId);
-  const taskId = taskIdOf(job, task);
+  // a task that stopped the job: in error, or finished as an error or a failure
+  const taskId = taskIdOf(
+    job,
+    task,
+    (t) => t.status === 'error' || ['error', 'failure'].includes(String(field(t, 'metrics.finish_state'))),
+  );
   const variables = Object.fromEntries(Object.entries(parseVars(opts.var)).map(([k, v]) => [k, { value: v }]));
   const res = await client.request({
     method: 'POST',
@@ -650,7 +661,8 @@ export async function listTasks(
 export async function finishTask(ctx: Context, jobId: string, task: string, opts: { var?: string[]; failure?: boolean }): Promise<void> {
   const client = ctx.client();
   const job = await getJob(client, jobId);
-  const taskId = taskIdOf(job, task);
+  // a manual task waiting for a person
+  const taskId = taskIdOf(job, task, (t) => t.status === 'running');
   const variables: Record<string, unknown> = { ...parseVars(opts.var) };
   if (opts.failure === true) variables.finish_state = 'failure';
   const res = await client.request({

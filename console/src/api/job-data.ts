@@ -203,6 +203,28 @@ export function hasFailureTransition(job: Pick<JobDocument, 'transitions'>, task
   return Object.values(job.transitions?.[taskId] ?? {}).some((t) => t.state === 'failure');
 }
 
+/**
+ * Where finishing a task in a state takes the job, in words after "leads": to the tasks its
+ * transitions of that state go to (`to “Apply the change”`), to the end of the job, or back to a
+ * task that then runs again (a revert: the review task of Command Template Runner sends a failure
+ * back to the check). Undefined when the workflow leaves the task by no transition of that state.
+ */
+export function whereItLeads(
+  job: Pick<JobDocument, 'transitions' | 'tasks'>,
+  taskId: string,
+  state: 'success' | 'failure',
+): string | undefined {
+  const targets = Object.entries(job.transitions?.[taskId] ?? {}).filter(([, t]) => t.state === state);
+  if (targets.length === 0) return undefined;
+  return targets
+    .map(([to, t]) => {
+      if (to === END) return 'to the end of the job';
+      const name = `“${taskLabel(job.tasks[to], to)}”`;
+      return t.type === 'revert' ? `back to ${name}, which runs again` : `to ${name}`;
+    })
+    .join(' and ');
+}
+
 /** A task that failed or errored in a job stopped on an error: `POST …/retryTask` may run it again. */
 export function isRetryable(job: Pick<JobDocument, 'status'>, task: Task | undefined): boolean {
   if (job.status !== 'error' || !task) return false;

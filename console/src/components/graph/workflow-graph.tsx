@@ -69,6 +69,36 @@ function KeepSelectedInView({ selectedId }: { selectedId: string | undefined }) 
   return null;
 }
 
+/**
+ * The overview map of a large workflow, while part of the graph is out of view (zoomed in, panned
+ * away). While the whole graph is in view, as it opens, the map would add nothing and hide the
+ * tasks in its corner (a review task waiting for a person, in Command Template Runner).
+ */
+function OverviewMap() {
+  const flow = useReactFlow();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  const [x, y, zoom] = useStore((s) => s.transform);
+  const nodeCount = useStore((s) => s.nodeLookup.size);
+  if (width === 0 || height === 0 || nodeCount === 0) return null;
+  const bounds = flow.getNodesBounds(flow.getNodes());
+  const left = bounds.x * zoom + x;
+  const top = bounds.y * zoom + y;
+  // a pixel of slack: the fitted view's edges are not exact
+  const inView = left >= -1 && top >= -1 && left + bounds.width * zoom <= width + 1 && top + bounds.height * zoom <= height + 1;
+  if (inView) return null;
+  return (
+    <MiniMap
+      pannable
+      zoomable
+      position="bottom-right"
+      ariaLabel="Overview of the whole graph"
+      nodeColor={minimapColour}
+      className={styles.minimap}
+    />
+  );
+}
+
 /** Tab order follows the drawing: top to bottom, then left to right. */
 function byPosition(a: TaskNodeType, b: TaskNodeType): number {
   return a.position.y - b.position.y || a.position.x - b.position.x;
@@ -77,7 +107,7 @@ function byPosition(a: TaskNodeType, b: TaskNodeType): number {
 /**
  * A workflow's tasks where its document places them and its transitions as edges (success,
  * failure and error drawn apart), in a canvas that pans (drag, arrow-free scroll) and zooms (wheel,
- * pinch, the zoom buttons), with an overview map for large workflows.
+ * pinch, the zoom buttons), with an overview map for large workflows while part of them is out of view.
  */
 export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect, withStatus, isWaiting }: WorkflowGraphProps) {
   const { positions, routes } = useMemo(
@@ -171,16 +201,7 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
             <KeepSelectedInView selectedId={selectedId} />
             <Background gap={24} color="#dfe4ea" />
             <Controls showInteractive={false} position="top-right" />
-            {nodes.length > MINIMAP_FROM ? (
-              <MiniMap
-                pannable
-                zoomable
-                position="bottom-right"
-                ariaLabel="Overview of the whole graph"
-                nodeColor={minimapColour}
-                className={styles.minimap}
-              />
-            ) : null}
+            {nodes.length > MINIMAP_FROM ? <OverviewMap /> : null}
           </ReactFlow>
         </ReactFlowProvider>
       </div>

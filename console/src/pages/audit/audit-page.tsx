@@ -9,6 +9,7 @@ import { usePageClamp } from '../../hooks/use-page-clamp';
 import bar from '../../components/filter-bar.module.css';
 import { TimeFilterField, useTimeFilter } from '../../components/time-filter';
 import { TypedFilterField, useTypedFilter } from '../../components/typed-filter';
+import { WorkflowName, useProjectNames } from '../../components/workflow-name';
 import { AuditOutcome } from './audit-outcome';
 import { AuditRecordPanel, auditRecordPanelId } from './audit-record-panel';
 import styles from './audit-page.module.css';
@@ -33,12 +34,20 @@ function isoOf(local: string): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
 }
 
-/** What a record acted on, as people name it: its kind and name (else id). */
-function targetText(record: AuditRecord): string {
+/**
+ * What a record acted on, as people name it: its kind and name (else id); a project member (a job
+ * of a project's workflow) by its own name and its project's, as the jobs list names it.
+ */
+function Target({ record, projects }: { record: AuditRecord; projects: ReadonlyMap<string, string> }) {
   const target = record.target;
-  if (target === undefined) return '—';
+  if (target === undefined) return <>—</>;
   const what = target.name ?? target.id;
-  return what === undefined ? target.kind : `${target.kind} ${what}`;
+  if (what === undefined) return <>{target.kind}</>;
+  return (
+    <>
+      {target.kind} <WorkflowName name={what} projects={projects} />
+    </>
+  );
 }
 
 /** A time as the console writes times; on a narrow page the time goes under the date, never a date split at its hyphens. */
@@ -108,6 +117,7 @@ export function AuditPage() {
   const verify = useMutation({ mutationFn: nap.verifyAudit });
   const [open, setOpen] = useState<number | undefined>(undefined);
   const results = records.data?.results ?? [];
+  const projects = useProjectNames(results.flatMap((r) => (r.target?.name === undefined ? [] : [r.target.name])));
   const total = records.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   usePageClamp(
@@ -236,7 +246,9 @@ export function AuditPage() {
                     ) : null}
                   </td>
                   <td>
-                    <div className="cell-text">{targetText(record)}</div>
+                    <div className="cell-text">
+                      <Target record={record} projects={projects} />
+                    </div>
                   </td>
                   <td>
                     <AuditOutcome outcome={record.outcome} />

@@ -174,7 +174,7 @@ function JobActions({ job }: { job: JobDocument }) {
       </div>
       <ErrorMessage error={pause.error ?? resume.error} />
       {confirming ? (
-        <Dialog title={`Cancel job ${job.name}?`} onClose={() => setConfirming(false)}>
+        <Dialog title={`Cancel job ${plainName(job.name)}?`} onClose={() => setConfirming(false)}>
           <p>The job stops where it is: tasks in flight are abandoned and it cannot be resumed.</p>
           <ErrorMessage error={cancel.error} title="The job was not canceled" />
           <FormActions
@@ -209,9 +209,10 @@ function JobErrors({ job, onSelect }: { job: JobDocument; onSelect: (taskId: str
       <ul>
         {errors.map((e, i) => {
           const task = job.tasks[e.task];
-          // the engine's message says where the job stopped; the task's own error (or its finish) says why
+          // the engine's message says where the job stopped; the task's own error (or its finish) says why,
+          // unless the engine's message is that error already (a childJob naming no workflow): said once
           const own = taskErrorText(task);
-          const finish = unsuccessfulFinish(task);
+          const finish = own === undefined ? unsuccessfulFinish(task) : undefined;
           // once a task, on its first error: a task may have stopped the job more than once
           const retry = mayRetry && isRetryable(job, task) && errors.findIndex((other) => other.task === e.task) === i;
           const label = task?.summary ?? e.task;
@@ -221,7 +222,7 @@ function JobErrors({ job, onSelect }: { job: JobDocument; onSelect: (taskId: str
                 {label}
               </button>{' '}
               <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
-              {own !== undefined ? (
+              {own !== undefined && own !== e.message ? (
                 <p className={styles.taskError}>
                   <span className={styles.cause}>Task error:</span> {own}
                 </p>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { hasFailureTransition, manualTaskRoute } from '../../api/job-data';
+import { hasFailureTransition, manualTaskRoute, whereItLeads } from '../../api/job-data';
 import { nap } from '../../api/nap';
 import type { JobDocument, Task } from '../../api/nap';
 import { ErrorMessage } from '../../components/error-message';
@@ -83,6 +83,15 @@ export function ManualTask({ job, taskId, task, mayFinish }: { job: JobDocument;
   const failureLabel = textOf(shown.btn_failure);
   const successLabel = textOf(shown.btn_success);
   const offersFailure = hasFailureTransition(job, taskId) || failureLabel !== undefined;
+  // where each choice takes the job: a failure that goes back to an earlier task runs it again, and
+  // the task then waits again, showing what it showed before
+  const successText = successLabel ?? 'Finish task';
+  const failureText = failureLabel ?? 'Finish task as failure';
+  const choices: [string, string | undefined][] = [
+    [successText, whereItLeads(job, taskId, 'success')],
+    [failureText, offersFailure ? whereItLeads(job, taskId, 'failure') : undefined],
+  ];
+  const leads = choices.flatMap(([choice, where]) => (where === undefined ? [] : [`“${choice}” leads ${where}.`]));
 
   const finish = useMutation({
     mutationFn: (finishState: 'success' | 'failure') => {
@@ -138,19 +147,21 @@ export function ManualTask({ job, taskId, task, mayFinish }: { job: JobDocument;
           <ErrorMessage error={finish.error} title="The task was not finished" />
           <div className="row">
             <button type="submit" className="button button-primary" disabled={finish.isPending}>
-              {successLabel ?? 'Finish task'}
+              {successText}
             </button>
             {offersFailure ? (
               <button type="button" className="button button-danger" disabled={finish.isPending} onClick={() => finish.mutate('failure')}>
-                {failureLabel ?? 'Finish task as failure'}
+                {failureText}
               </button>
             ) : null}
           </div>
-          {successLabel || failureLabel ? (
+          {leads.length > 0 ? (
+            <p className="muted">{leads.join(' ')}</p>
+          ) : successLabel || failureLabel ? (
             <p className="muted">
               {offersFailure
-                ? `Either finishes the task: “${successLabel ?? 'Finish task'}” takes its success path, “${failureLabel ?? 'Finish task as failure'}” its failure path.`
-                : `“${successLabel ?? 'Finish task'}” finishes the task.`}
+                ? `Either finishes the task: “${successText}” takes its success path, “${failureText}” its failure path.`
+                : `“${successText}” finishes the task.`}
             </p>
           ) : null}
         </form>

@@ -89,10 +89,11 @@ export function TaskPanel({
   if (!task) return null;
   const label = taskLabel(task, taskId);
   const metrics = task.metrics ?? {};
-  const errors = (job.error ?? []).filter((e) => e.task === taskId);
   const childJobs = task.childJobs ?? [];
   const waiting = isWaitingForPerson(job, task);
   const taskError = taskErrorText(task);
+  // where the job stopped at this task, unless the engine's message is the task's own error, said above it
+  const errors = (job.error ?? []).filter((e) => e.task === taskId && e.message !== taskError);
   // a command template's run among what the task returned (MOP's RunCommandTemplate): drawn device by device
   const checks = Object.entries(task.variables?.outgoing ?? {}).flatMap(([name, value]) => {
     const results = templateOutcome(value);
