@@ -168,14 +168,14 @@ describe('nap password', () => {
       code: 1,
       stdout: '',
       stderr:
-        "nap: the new password breaks the platform's password rules: it is 9 characters long; the password rules ask for at least 12 (passwordMinLength of AdminEssentials, set by the active profile's authenticationProps.passwordRules.minLength or the application's properties); the password is unchanged (400 VALIDATION_FAILED)\n",
+        "nap: the new password breaks the platform's password rules: it is 9 characters long; at least 12 are needed; the password is unchanged (400 VALIDATION_FAILED)\n",
     });
     // ... however short: the profile's rule judges its length (the platform's schema takes any non-empty password)
     const tiny = await run(['password', '--password-stdin'], { env: h.env, input: lines('rules-password-1', 'tiny') });
     expect(tiny).toMatchObject({
       code: 1,
       stderr:
-        "nap: the new password breaks the platform's password rules: it is 4 characters long; the password rules ask for at least 12 (passwordMinLength of AdminEssentials, set by the active profile's authenticationProps.passwordRules.minLength or the application's properties); the password is unchanged (400 VALIDATION_FAILED)\n",
+        "nap: the new password breaks the platform's password rules: it is 4 characters long; at least 12 are needed; the password is unchanged (400 VALIDATION_FAILED)\n",
     });
     expect((await login('pw-rules', 'rules-password-1')).status).toBe(200);
   });

@@ -325,7 +325,7 @@ describe('live settings of the active profile', () => {
       expect(short.status).toBe(400);
       expect(short.body).toMatchObject({
         code: 'VALIDATION_FAILED',
-        message: expect.stringMatching(/^body\.account\.password is 15 characters long; .* at least 16/),
+        message: expect.stringMatching(/^body\.account\.password is 15 characters long; at least 16 are needed/),
       });
       expect((await platform.http('GET', '/user-management/accounts?equals[username]=short-pw', { token: admin })).body).toMatchObject({
         total: 0,
@@ -415,7 +415,7 @@ describe('PUT /whoami/password', () => {
       details: [
         {
           member: 'body.newPassword',
-          message: expect.stringMatching(/^is 5 characters long; .* at least 12 \(passwordMinLength of AdminEssentials/),
+          message: expect.stringMatching(/^is 5 characters long; at least 12 are needed$/),
         },
       ],
     });
@@ -428,14 +428,14 @@ describe('PUT /whoami/password', () => {
       details: [
         {
           member: 'body.account.password',
-          message: expect.stringMatching(/^is 4 characters long; .* at least 12 \(passwordMinLength of AdminEssentials/),
+          message: expect.stringMatching(/^is 4 characters long; at least 12 are needed$/),
         },
       ],
     });
     const mine = (await platform.http('GET', '/whoami', { token })).body as { _id: string };
     const set = await platform.http('PUT', `/user-management/accounts/${mine._id}/password`, { token: admin, body: { password: 'tiny' } });
     expect(set.body).toMatchObject({
-      details: [{ member: 'body.password', message: expect.stringMatching(/at least 12 \(passwordMinLength of AdminEssentials/) }],
+      details: [{ member: 'body.password', message: expect.stringMatching(/at least 12 are needed$/) }],
     });
     expect(
       (await platform.http('PUT', '/whoami/password', { body: { currentPassword: 'x', newPassword: 'long-enough-password' } })).status,

@@ -192,7 +192,8 @@ export function loginThrottled(username: string, throttled: Throttled): AppError
 export function passwordProblem(password: string, minLength: number): string | undefined {
   const length = [...password].length;
   if (length < minLength)
-    // the rule is AdminEssentials' live setting, which the active profile or the application's properties set
-    return `is ${length} characters long; the password rules ask for at least ${minLength} (passwordMinLength of AdminEssentials, set by the active profile's authenticationProps.passwordRules.minLength or the application's properties)`;
+    // read by the person choosing a password: where an admin sets the rule (passwordMinLength of
+    // AdminEssentials, from the profile or the application's properties) is for docs/administration.md
+    return `is ${length} characters long; at least ${minLength} are needed`;
   return undefined;
 }
