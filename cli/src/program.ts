@@ -3,9 +3,7 @@ import type { Context, GlobalOptions, Io } from './context';
 import { OUTPUT_FORMATS } from './output/format';
 import { terminalText } from './output/terminal';
 import { RESOURCES } from './resources/registry';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { version: VERSION } = require('../package.json') as { version: string };
+import { VERSION } from './version';
 
 /** Runs one command's work with the context built from the global options. */
 export type Runner = (command: Command, work: (ctx: Context) => Promise<void>) => Promise<void>;

@@ -3,6 +3,7 @@ import type { NapHome, NapResult } from './support/nap';
 import { createHome, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
 import { startPlatform } from './support/platform';
+import { VERSION } from '../src/version';
 
 /**
  * An administrator's account chores with `nap`: who is locked out and who has not signed in
@@ -212,5 +213,9 @@ describe('nap sessions', () => {
     const all = await run('sessions', 'end', 'acct-sessions');
     expect(all.stdout).toBe('1 session of "acct-sessions" ended; its tokens are refused from now on\n');
     expect(await whoami(script)).toBe(401);
+
+    // nap names itself: its own session says nap and its release, not undici's `node`
+    const own = (await run('sessions', 'list', 'admin', '-o', 'json')).json<{ userAgent?: string }[]>();
+    expect(own.map((s) => s.userAgent)).toContain(`nap/${VERSION}`);
   });
 });

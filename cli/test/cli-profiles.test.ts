@@ -96,10 +96,10 @@ describe('the token cache', () => {
     h.writeNapConfig(profileSection('default', platform.port, platform.password));
     const first = await napInProcess(['get', 'roles', '--debug'], { env: h.env });
     expect(first.stderr).toMatch(
-      /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/login' -H 'accept: application\/json' -H 'content-type: application\/json' -d '\{"user":\{"username":"admin","password":"\*\*\*\*"\}\}'$/m,
+      /^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/login' -H 'accept: application\/json' -H 'user-agent: nap\/[0-9.]+' -H 'content-type: application\/json' -d '\{"user":\{"username":"admin","password":"\*\*\*\*"\}\}'$/m,
     );
     expect(first.stderr).toMatch(
-      /^curl 'http:\/\/127\.0\.0\.1:\d+\/authorization\/roles\?skip=0&limit=500' -H 'accept: application\/json' -H 'authorization: Bearer \*\*\*\*'$/m,
+      /^curl 'http:\/\/127\.0\.0\.1:\d+\/authorization\/roles\?skip=0&limit=500' -H 'accept: application\/json' -H 'user-agent: nap\/[0-9.]+' -H 'authorization: Bearer \*\*\*\*'$/m,
     );
     expect(first.stderr).not.toContain(platform.password);
     expect(first.stderr).not.toContain('nap1.');

@@ -5,6 +5,7 @@ import { loadUndici } from '../lazy';
 import { isDoc } from '../resources/documents';
 import { toCurl } from './curl';
 import type { TokenCache } from './token-cache';
+import { USER_AGENT } from '../version';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Query members; arrays repeat the key, undefined members are left out. */
@@ -322,7 +323,12 @@ export class Client {
 
   private async fetchOnce(req: ApiRequest, token: string | undefined): Promise<Response> {
     const url = `${this.profile.baseUrl}${req.path}${queryString(req.query)}`;
-    const headers: Record<string, string> = { accept: req.stream === true ? 'text/event-stream' : 'application/json', ...req.headers };
+    const headers: Record<string, string> = {
+      accept: req.stream === true ? 'text/event-stream' : 'application/json',
+      // sessions and the audit trail name the client: `nap/2026.1.0`, not undici's `node`
+      'user-agent': USER_AGENT,
+      ...req.headers,
+    };
     let body: string | undefined;
     if (req.json !== undefined) {
       headers['content-type'] = 'application/json';
