@@ -2,7 +2,7 @@ import { createBusClient } from '@nap/bus';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import type { CommandResult, TemplateRunResult } from '@nap/contracts';
-import { startCliSimulator } from '@nap/lab';
+import { startCliSimulator, startSshd } from '@nap/lab';
 import type { CliSimulator, SimulatedDeviceType } from '@nap/lab';
 import { fixtureTemplates } from './fixtures';
 import { addSimulator } from './lab-devices';
@@ -81,6 +81,30 @@ describe('commands on lab devices', () => {
       body: { device: 'ios-1', image: 'flash0:/vios-adventerprisek9-m' },
     });
   });
+
+  it('shows why a command failed on a linux device: its standard error follows its output, for the run and its rules', async () => {
+    const sshd = await startSshd();
+    try {
+      const created = await http('POST', '/gw/createInventoryDevice', {
+        name: 'lab-linux',
+        variables: { gw_host: sshd.host, gw_port: sshd.port, gw_network_os: 'linux', gw_user: sshd.username, gw_password: sshd.password },
+      });
+      expect(created.status).toBe(200);
+      // each command in an exec channel of its own: bash writes why it failed apart from the output
+      const res = await http('POST', '/mop/RunCommand', {
+        command: 'echo half; <!cmd!>',
+        variables: { cmd: 'show version' },
+        device: 'lab-linux',
+      });
+      expect(res.status).toBe(200);
+      expect((res.body as { response: string }).response).toMatch(/^half\n.*show: command not found$/);
+      const ok = await http('POST', '/mop/RunCommand', { command: 'echo up', device: 'lab-linux' });
+      expect((ok.body as { response: string }).response).toBe('up');
+    } finally {
+      await http('DELETE', '/gw/deleteInventoryDevice', { name: 'lab-linux' });
+      await sshd.stop();
+    }
+  }, 120_000);
 
   it('filters inventory devices by name', async () => {
     const byName = await http('GET', '/mop/devices/ios');

@@ -12,7 +12,19 @@ export type CommandRunner = (device: string, command: string) => Promise<string>
  * for it.
  */
 export function commandRunner(ctx: HandlerContext): CommandRunner {
-  return async (device, command) => (await ctx.call('gateway-devices.runCommand', { body: { device, command } })).response;
+  return async (device, command) => withErrorLines(await ctx.call('gateway-devices.runCommand', { body: { device, command } }));
+}
+
+/**
+ * The output of a command as a terminal shows it: a CLI device echoes its error lines in the output,
+ * but a command run on an exec channel (a `linux` device) writes them apart (stderr): they follow its
+ * output, so that the run shows why it failed (`bash: show: command not found`) and rules can look for them.
+ */
+export function withErrorLines(answer: { response: string; errorLines?: readonly string[] }): string {
+  const apart = (answer.errorLines ?? []).filter((line) => line !== '' && !answer.response.includes(line));
+  if (apart.length === 0) return answer.response;
+  const joined = apart.join('\n');
+  return answer.response === '' ? joined : `${answer.response.replace(/\n?$/, '\n')}${joined}`;
 }
 
 /** An inventory device as `gateway-devices.getInventoryDevices` lists it. */
