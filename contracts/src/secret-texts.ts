@@ -145,12 +145,15 @@ export function secretMask(found: FoundSecrets): SecretMask {
   for (const pair of found.pairs) addBase64(forms, pair);
   // longest first: a form that contains another is masked whole
   const ordered = [...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
-  const pattern = ordered.length === 0 ? undefined : new RegExp(ordered.map(escapeRegExp).join('|'), 'g');
+  const replacers = formReplacers(ordered);
+  // in code unit order, for the binary search of the cut ends (a run masks thousands of strings with thousands of forms)
+  const sorted = [...ordered].sort();
+  const longest = ordered[0]?.length ?? 0;
   const text = (input: string): string => {
     let out = input.includes('-----BEGIN ') ? input.replace(KEY_BLOCK, SECRET_MASK) : input;
-    if (pattern === undefined) return out;
-    out = out.replace(pattern, SECRET_MASK);
-    return maskCutEnd(out, ordered);
+    if (replacers.length === 0) return out;
+    for (const replace of replacers) out = replace(out);
+    return maskCutEnd(out, sorted, longest);
   };
   const value = <T>(value: T): T => maskStrings(value, text, 0) as T;
   const error = (err: unknown): unknown => maskError(err, text, value, 0);
@@ -213,24 +216,79 @@ function addBase64(forms: Set<string>, text: string): void {
   forms.add(encodeURIComponent(base64));
 }
 
+/**
+ * Forms longer than this are replaced as plain text, each on its own: V8 refuses a regular
+ * expression holding one long literal ("Regular expression too large", from some tens of thousands
+ * of characters), so a long secret (a key bundle, a kubeconfig, a caller's own) made every text
+ * throw, with the secret and its forms quoted in the error.
+ */
+const LONG_FORM_CHARS = 1024;
+
+/** Most characters of source in one regular expression of the shorter forms: the forms beyond go into the next one. */
+const MAX_PATTERN_CHARS = 65_536;
+
+/**
+ * What replaces `ordered` (longest first) in a text, in that order: each long form as plain text,
+ * the others as alternatives of regular expressions of bounded size (a longer form is tried first,
+ * so a form that contains another is masked whole).
+ */
+function formReplacers(ordered: readonly string[]): ((text: string) => string)[] {
+  const replacers: ((text: string) => string)[] = [];
+  let sources: string[] = [];
+  let size = 0;
+  const flush = (): void => {
+    if (sources.length === 0) return;
+    const pattern = new RegExp(sources.join('|'), 'g');
+    replacers.push((text) => text.replace(pattern, SECRET_MASK));
+    sources = [];
+    size = 0;
+  };
+  for (const form of ordered) {
+    if (form.length > LONG_FORM_CHARS) {
+      replacers.push((text) => text.replaceAll(form, SECRET_MASK));
+      continue;
+    }
+    const source = escapeRegExp(form);
+    if (size + source.length + 1 > MAX_PATTERN_CHARS) flush();
+    sources.push(source);
+    size += source.length + 1;
+  }
+  flush();
+  return replacers;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**
  * `text` whose end is the start of a form (at least {@link MIN_SECRET_CHARS} of it) with that end
- * masked: messages are cut to a length (`…not valid JSON: <the first 80 characters>`), and a cut can
- * fall inside a secret, leaving its start.
+ * masked, the longest such end: messages are cut to a length (`…not valid JSON: <the first 80
+ * characters>`), and a cut can fall inside a secret, leaving its start. `sorted` holds the forms in
+ * code unit order and `longest` is the length of the longest: each end that may be one is looked up
+ * by binary search, so a text costs its last characters times the logarithm of the number of forms,
+ * not that number (a run's history masks thousands of strings against the forms of thousands of
+ * secrets, all of the caller's choosing).
  */
-function maskCutEnd(text: string, forms: readonly string[]): string {
-  for (const form of forms) {
-    const tail = text.slice(-(form.length - 1));
-    const head = form.slice(0, MIN_SECRET_CHARS);
-    for (let i = tail.indexOf(head); i >= 0 && tail.length - i >= MIN_SECRET_CHARS; i = tail.indexOf(head, i + 1)) {
-      if (form.startsWith(tail.slice(i))) return `${text.slice(0, text.length - tail.length + i)}${SECRET_MASK}`;
-    }
+function maskCutEnd(text: string, sorted: readonly string[], longest: number): string {
+  for (let i = Math.max(0, text.length - (longest - 1)); text.length - i >= MIN_SECRET_CHARS; i++) {
+    if (startsLongerForm(text.slice(i), sorted)) return `${text.slice(0, i)}${SECRET_MASK}`;
   }
   return text;
+}
+
+/** Whether a form of `sorted` (in code unit order) is `end` and more: those starting with `end` follow it in that order. */
+function startsLongerForm(end: string, sorted: readonly string[]): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as string) < end) low = middle + 1;
+    else high = middle;
+  }
+  // the first form from `end` on is `end` itself (a whole form) or the first longer one
+  for (const form of sorted.slice(low, low + 2)) if (form.length > end.length && form.startsWith(end)) return true;
+  return false;
 }
 
 /** The end of a private key block whose start was cut off: from the start of a text to its first END line. */

@@ -265,23 +265,61 @@ function misspelled(root: JsonSchema, e: ErrorObject, extra: string): string | u
 }
 
 /**
+ * How much one spelling check may compare (see {@link SpellingBudget}): about 10 ms of work. A body
+ * or a document chooses the names compared and how many there are (a run body of 3,000 members
+ * against a transformation of 3,000 incoming schemas compares 9 million pairs), so without a bound
+ * one request could hold a service's event loop for minutes.
+ */
+export const MAX_SPELLING_CELLS = 2_000_000;
+
+/**
+ * What is left of the comparisons one check (of a body, of a document) may make, counted in
+ * characters read and cells of the edit-distance table filled; {@link closestName} takes from it,
+ * and gives no hint once it is spent.
+ */
+export interface SpellingBudget {
+  cells: number;
+}
+
+/** A fresh {@link SpellingBudget} of `cells` ({@link MAX_SPELLING_CELLS} by default). */
+export function spellingBudget(cells: number = MAX_SPELLING_CELLS): SpellingBudget {
+  return { cells };
+}
+
+/** Takes `cells` from `budget`: false (and the budget spent) when it holds fewer. */
+function spend(budget: SpellingBudget, cells: number): boolean {
+  if (cells > budget.cells) {
+    budget.cells = 0;
+    return false;
+  }
+  budget.cells -= cells;
+  return true;
+}
+
+/**
  * The name among `known` that `name` most likely misspells, for a "did you mean" hint: the same name
  * in other capitals, or one edit away (two for names of six characters or more), an edit adding,
  * dropping or changing one character or swapping two neighbours (`varibles` → `variables`, `groupz`
  * → `groups`, `requried` → `required`). Undefined when `name` is itself known or nothing is that
  * close; names shorter than three characters only match in other capitals. Of equally close names,
- * the first of `known`.
+ * the first of `known`. The comparisons are taken from `budget` (one of its own by default): when
+ * it is spent, the closest name found so far, if any, is answered without looking further.
  */
-export function closestName(name: string, known: readonly string[]): string | undefined {
+export function closestName(name: string, known: readonly string[], budget: SpellingBudget = spellingBudget()): string | undefined {
+  if (!spend(budget, known.length)) return undefined;
   if (known.includes(name)) return undefined;
   const lower = name.toLowerCase();
-  const sameLetters = known.find((k) => k.toLowerCase() === lower);
-  if (sameLetters !== undefined || name.length < 3) return sameLetters;
+  for (const k of known) {
+    if (!spend(budget, k.length + 1)) return undefined;
+    if (k.toLowerCase() === lower) return k;
+  }
+  if (name.length < 3) return undefined;
   const allowed = name.length >= 6 ? 2 : 1;
   let best: string | undefined;
   let bestDistance = allowed + 1;
   for (const k of known) {
     if (Math.abs(k.length - name.length) > allowed) continue;
+    if (!spend(budget, (name.length + 1) * (k.length + 1))) break;
     const d = editDistance(lower, k.toLowerCase());
     if (d < bestDistance) {
       best = k;
@@ -317,6 +355,9 @@ function isObjectValue(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** At most this many problems are answered by {@link misspelledMembers}: a body of 100,000 misspelled members is told of the first ones. */
+export const MAX_MISSPELLED_MEMBERS = 20;
+
 /**
  * The members of `value` that misspell one its object schema declares and `value` lacks
  * (`varibles` for `variables`, `Options` for `options`; see {@link closestName}) where the schema
@@ -327,23 +368,32 @@ function isObjectValue(value: unknown): value is Record<string, unknown> {
  * looked at (validation refuses its extra members, with the same hint), nor one whose
  * `patternProperties` may take other names; any member that resembles none passes, as clients of the
  * original platform send members NAP does not read. `noun` says what a member of `value` is, for
- * the messages (`option of a start`: "body.options.varibles is no option of a start").
+ * the messages (`option of a start`: "body.options.varibles is no option of a start"). The first
+ * {@link MAX_MISSPELLED_MEMBERS} problems are answered, and the comparisons of the whole check are
+ * bounded by `budget` ({@link MAX_SPELLING_CELLS}): past it, members pass unchecked.
  */
-export function misspelledMembers(schema: JsonSchema, value: unknown, label: string, noun = `member of ${label}`): ValidationProblem[] {
-  const problems: ValidationProblem[] = [];
+export function misspelledMembers(
+  schema: JsonSchema,
+  value: unknown,
+  label: string,
+  noun = `member of ${label}`,
+  budget: SpellingBudget = spellingBudget(),
+  problems: ValidationProblem[] = [],
+): ValidationProblem[] {
   const properties = schema.properties;
   if (!isObjectValue(value) || !isObjectValue(properties)) return problems;
   const open = schema.additionalProperties !== false && schema.patternProperties === undefined;
   // a member given beside the one it resembles is no misspelling of it: nothing is missing
   const absent = Object.keys(properties).filter((name) => !Object.hasOwn(value, name));
   for (const [member, inner] of Object.entries(value)) {
+    if (problems.length >= MAX_MISSPELLED_MEMBERS || budget.cells === 0) break;
     const at = `${label}.${member}`;
     if (Object.hasOwn(properties, member)) {
       const memberSchema = properties[member];
-      if (isObjectValue(memberSchema)) problems.push(...misspelledMembers(memberSchema, inner, at));
+      if (isObjectValue(memberSchema)) misspelledMembers(memberSchema, inner, at, undefined, budget, problems);
       continue;
     }
-    const meant = open ? closestName(member, absent) : undefined;
+    const meant = open ? closestName(member, absent, budget) : undefined;
     if (meant === undefined) continue;
     problems.push({
       member: at,

@@ -1,5 +1,14 @@
 import type { OperationDef } from '../src/catalog/types';
-import { compileOperation, misspelledMembers, validateAgainst, validateRequest, validateResponse } from '../src/validation';
+import {
+  MAX_MISSPELLED_MEMBERS,
+  closestName,
+  compileOperation,
+  misspelledMembers,
+  spellingBudget,
+  validateAgainst,
+  validateRequest,
+  validateResponse,
+} from '../src/validation';
 
 function op(overrides: Partial<OperationDef>): OperationDef {
   return {
@@ -174,6 +183,23 @@ describe('validation', () => {
       "body must have required property 'template' (it has 'tempalte': did you mean 'template'?)",
     );
     expect(validateAgainst(schema, { colour: 't' }, 'body')[0]?.message).toBe("body must have required property 'template'");
+  });
+
+  it('bounds the spelling checks: the comparisons of one check, and the problems answered', () => {
+    // a check takes its comparisons from a budget, and gives no hint once it is spent
+    expect(closestName('varibles', ['variables'])).toBe('variables');
+    const small = spellingBudget(50);
+    expect(closestName('varibles', ['variables'], small)).toBeUndefined();
+    expect(small.cells).toBe(0);
+    // two names of 50,000 characters one edit apart: 2.5 billion cells of the edit-distance table, not compared
+    const long = 'n'.repeat(50_000);
+    expect(misspelledMembers({ type: 'object', properties: { [long]: {} } }, { [`${long.slice(1)}m`]: 1 }, 'body')).toEqual([]);
+    // a body of many misspelled members is told of the first ones
+    const properties = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`member${100 + i}`, {}]));
+    const body = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`Member${100 + i}`, 1]));
+    const problems = misspelledMembers({ type: 'object', properties }, body, 'body');
+    expect(problems).toHaveLength(MAX_MISSPELLED_MEMBERS);
+    expect(problems[0]?.message).toBe("body.Member100 is no member of body (it would be ignored): did you mean 'member100'?");
   });
 
   it('says how to name the field of a field-wise query filter given as plain text', () => {

@@ -13,7 +13,9 @@ import { call as callAt, login as loginAt } from '../support/http';
 /**
  * What an attacker tries on what was added on 2026-12-05: custom roles (names read as a built-in
  * role's, revocation on every gateway, including a resolution that raced the change), the audit
- * trail of the new change routes (targets named, refusals recorded per thing asked for).
+ * trail of the new change routes (targets named, refusals recorded per thing asked for); and the
+ * work one request can ask of the studio's event loop through the newest checks (schema patterns,
+ * "did you mean" comparisons, the members a refusal names).
  */
 
 type Failure = { code: string; message: string };
@@ -145,6 +147,79 @@ describe('on one platform', () => {
       'attack-form-1',
       'attack-form-2',
     ]);
+  });
+
+  /** A transformation whose outgoing schema `open` declares `declared` and writes `/<member>` of it for each of `writes`. */
+  const writing = (name: string, outgoing: Record<string, unknown>, writes: string[]) => ({
+    name,
+    incoming: [{ $id: 'site', type: 'string' }],
+    outgoing: [{ $id: 'open', type: 'object', ...outgoing }],
+    steps: [
+      { id: 1, type: 'method', library: 'String', method: 'toUpperCase', args: [null] },
+      {
+        id: 2,
+        type: 'assign',
+        from: { location: 'incoming', name: 'site', ptr: '' },
+        to: { location: 'method', name: 1, ptr: '/args/0/value' },
+      },
+      ...writes.map((member, i) => ({
+        id: i + 3,
+        type: 'assign',
+        from: { location: 'method', name: 1, ptr: '/return' },
+        to: { location: 'outgoing', name: 'open', ptr: `/${member}` },
+      })),
+    ],
+    functions: [],
+  });
+  type Check = { isValid: boolean; errors: { code: string; message: string; path: string }[] };
+
+  it("runs an outgoing schema's patternProperties on the linear-time engine: a pattern that backtracks does not hold the event loop", async () => {
+    // backtracking, `^(a+)+$` against 40 `a`s and a `!` takes hours, and every request of the process waits
+    const doc = writing('attack-backtracking', { additionalProperties: false, patternProperties: { '^(a+)+$': {} } }, [
+      `${'a'.repeat(40)}!`,
+      'a'.repeat(40),
+    ]);
+    const res = await call('POST', '/transformations/validate', admin, doc);
+    expect(res.status).toBe(200);
+    // the pattern still says which names it takes: the first is undeclared, the second is the pattern's
+    expect((res.body as Check).errors.map((e) => [e.code, e.path])).toEqual([['UNDECLARED_OUTGOING_MEMBER', '/steps/2/to/ptr']]);
+  });
+
+  it('names at most ten declared members in each refusal of an undeclared one, however many the schema declares', async () => {
+    // 2,000 assigns into a closed schema of 2,000 members named every member in each message: some 50 MB for a 400 kB document
+    const properties = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`member${i}`, { type: 'string' }]));
+    const writes = Array.from({ length: 2000 }, (_, i) => `other${i}`);
+    const res = await call(
+      'POST',
+      '/transformations/validate',
+      admin,
+      writing('attack-wide-closed', { properties, additionalProperties: false }, writes),
+    );
+    expect(res.status).toBe(200);
+    const { errors } = res.body as Check;
+    expect(errors).toHaveLength(2000);
+    expect(errors[0]?.message).toMatch(/it allows no other member than "member0", .*"member9" and 1990 more$/);
+  });
+
+  it('answers at most 20 misspelled members of a run, and bounds the comparisons when the transformation and the body are wide', async () => {
+    const incoming = Array.from({ length: 3000 }, (_, i) => ({ $id: `v${String(i).padStart(7, '0')}`, type: 'string' }));
+    const made = await call('POST', '/transformations', admin, {
+      name: 'attack-wide',
+      incoming,
+      outgoing: [{ $id: 'label', type: 'string' }],
+      steps: [],
+      functions: [],
+    });
+    expect(made.status).toBe(200);
+    // 3,000 members each two edits from a different incoming: 9 million comparisons, half a minute of the event loop
+    const values = Object.fromEntries(incoming.map((_, i) => [`w${String(i).padStart(7, '0')}x`, 0]));
+    const res = await call('POST', '/automation-studio/json-forms/runTransformation/attack-wide', admin, { incoming: values });
+    expect(res.status).toBe(400);
+    const details = (res.body as { code: string; details: { member: string }[] }).details;
+    expect((res.body as Failure).code).toBe('VALIDATION_FAILED');
+    expect(details.length).toBeGreaterThan(0);
+    expect(details.length).toBeLessThanOrEqual(20);
+    expect(details[0]).toMatchObject({ member: 'body.incoming.w0000000x' });
   });
 });
 

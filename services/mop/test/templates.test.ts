@@ -494,4 +494,31 @@ describe('run history', () => {
     // the rest of the output is kept
     expect(text).toContain('GET ftp://u:********@h/f');
   });
+
+  it('masks overlapping secret values whole, and the thousands of values and texts of one run in one pass each', async () => {
+    await http('POST', '/mop/createAnalyticTemplate', {
+      template: {
+        name: 'secret-many',
+        prepostCommands: [{ preRawCommand: 'show log', postRawCommand: 'show log', rules: [{ type: 'matches' }] }],
+      },
+    });
+    // a value per secret, a text per value: masked one value after another, 3,000 values × 6,000 texts held the service for seconds
+    const passwords = Array.from({ length: 1000 }, (_, i) => `pw-${String(i).padStart(5, '0')}`);
+    const side = {
+      commands_results: passwords.map((pw, i) => ({ raw: 'show log', evaluated: 'show log', device: `r${i}`, response: `login ${pw} ok` })),
+    };
+    // `abc` and `bcd` overlap in `abcd`: masked one after the other, the `d` of `bcd` was left
+    const res = await http('POST', '/mop/runAnalyticsTemplate', {
+      analytic_template_name: 'secret-many',
+      pre: side,
+      post: { commands_results: [{ raw: 'show log', evaluated: 'show log', device: 'r1', response: 'token abcd end' }] },
+      variables: { password: passwords, secret: ['abc', 'bcd'] },
+    });
+    expect(res.status).toBe(200);
+    const stored = await http('GET', `/mop/runs/${(res.body as { runId: string }).runId}`);
+    const text = JSON.stringify(stored.body);
+    expect(text).not.toMatch(/pw-\d{5}/);
+    expect(text).toContain('token ******** end');
+    expect(text).toContain('login ******** ok');
+  });
 });

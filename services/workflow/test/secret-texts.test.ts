@@ -79,6 +79,29 @@ describe('secretMask', () => {
     expect(m.text('output is Pa')).toBe('output is Pa');
   });
 
+  it('finds the cut end among thousands of forms, the longest end of any of them', () => {
+    const passwords = Array.from({ length: 3000 }, (_, i) => `Pw-${String(i).padStart(5, '0')}-tail`);
+    const many = mask({ password: passwords });
+    expect(many.text('login Pw-01234-ta')).toBe(`login ${SECRET_MASK}`);
+    expect(many.text('login Pw-02999')).toBe(`login ${SECRET_MASK}`);
+    // the start of a form in base64, and the start of no form
+    expect(many.text(`auth ${Buffer.from('Pw-00007-tail').toString('base64').slice(0, 9)}`)).toBe(`auth ${SECRET_MASK}`);
+    expect(many.text('login Pw-03000')).toBe('login Pw-03000');
+    expect(many.text('login Pw-0123x')).toBe('login Pw-0123x');
+    // a form's end that is itself the start of a longer one is masked from where the longer one starts
+    expect(mask({ password: 'abcd-abcd-xyz' }).text('see abcd-abcd-x')).toBe(`see ${SECRET_MASK}`);
+  });
+
+  it('masks a secret of tens of thousands of characters, which no regular expression takes as one literal', () => {
+    // V8 refused the expression ("Regular expression too large", quoting the secret's forms): every text threw
+    const long = 'ab'.repeat(20_000);
+    const m = mask({ password: long, user: 'ops' });
+    expect(m.text(`was ${long} then`)).toBe(`was ${SECRET_MASK} then`);
+    expect(m.text(`auth ${Buffer.from(long).toString('base64')}.`)).toBe(`auth ${SECRET_MASK}.`);
+    expect(m.text(`cut ${long.slice(0, 5000)}`)).toBe(`cut ${SECRET_MASK}`);
+    expect(m.text('nothing secret')).toBe('nothing secret');
+  });
+
   it('masks private key material whatever was found, keeping the rest of the text', () => {
     const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----';
     expect(mask().text(`bad key ${key} given`)).toBe(`bad key ${SECRET_MASK} given`);

@@ -196,6 +196,17 @@ function sameCommand(entry: RunOutputs['commands_results'][number], raw: string,
   return entry.raw === raw || entry.evaluated === evaluated || entry.evaluated === raw;
 }
 
+/** `entries` grouped by their device, in their order. */
+function byDevice<T extends { device: string }>(entries: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const entry of entries) {
+    const list = out.get(entry.device);
+    if (list === undefined) out.set(entry.device, [entry]);
+    else list.push(entry);
+  }
+  return out;
+}
+
 /**
  * Runs an analytic template over two run results: for every command pair and every device found in
  * pre or post, the n-th pre output of the pre command is compared with the n-th post output of the
@@ -210,6 +221,9 @@ export async function runAnalyticTemplate(
   options: RuleOptions = {},
 ): Promise<AnalyticRunResult> {
   const devices = [...new Set([...pre.commands_results, ...post.commands_results].map((r) => r.device))];
+  // by device once: pre and post name thousands of devices, each looked up for every command pair
+  const preOf = byDevice(pre.commands_results);
+  const postOf = byDevice(post.commands_results);
   const ignoreWarnings = template.ignoreWarnings === true;
   const results: AnalyticCommandResult[] = [];
   for (const device of devices) {
@@ -218,8 +232,8 @@ export async function runAnalyticTemplate(
       const postRaw = typeof pair.postRawCommand === 'string' ? pair.postRawCommand : '';
       const preEvaluated = substitute(preRaw, variables).text;
       const postEvaluated = substitute(postRaw, variables).text;
-      const pres = pre.commands_results.filter((r) => r.device === device && sameCommand(r, preRaw, preEvaluated));
-      const posts = post.commands_results.filter((r) => r.device === device && sameCommand(r, postRaw, postEvaluated));
+      const pres = (preOf.get(device) ?? []).filter((r) => sameCommand(r, preRaw, preEvaluated));
+      const posts = (postOf.get(device) ?? []).filter((r) => sameCommand(r, postRaw, postEvaluated));
       const allPass = pair.passRule !== false;
       const count = Math.max(pres.length, posts.length, 1);
       for (let i = 0; i < count; i++) {
@@ -260,9 +274,10 @@ export async function runAnalyticTemplate(
       }
     }
   }
+  const resultsOf = byDevice(results);
   const perDevice = devices.map((device) =>
     combine(
-      results.filter((r) => r.device === device).map((r) => r.result),
+      (resultsOf.get(device) ?? []).map((r) => r.result),
       template.passRule,
     ),
   );

@@ -1,4 +1,6 @@
-import { closestName } from '@nap/contracts';
+import { setFlagsFromString } from 'node:v8';
+import { closestName, spellingBudget } from '@nap/contracts';
+import type { SpellingBudget } from '@nap/contracts';
 import type { TransformationProblem } from '@nap/contracts';
 import type { Obj } from './values';
 import { isPlainObject, parsePointer } from './values';
@@ -81,6 +83,8 @@ const COMPOSING = ['$ref', '$dynamicRef', '$recursiveRef', 'allOf', 'anyOf', 'on
 interface Found {
   errors: TransformationProblem[];
   warnings: TransformationProblem[];
+  /** What is left of the spelling comparisons of the whole document: its names and their number are the author's. */
+  budget: SpellingBudget;
 }
 
 /** A document, or one of its user functions: where schemas and the assigns that write them live. */
@@ -113,7 +117,7 @@ function checkKeywords(where: Scope, side: 'incoming' | 'outgoing', known: reado
     const members: { member: string; path: string }[] = [];
     unknownMembers(schema, `${where.at}/${side}/${i}`, known, members);
     for (const { member, path } of members) {
-      const meant = closestName(member, known);
+      const meant = closestName(member, known, found.budget);
       const what = `the ${side} schema ${schemaName(schema, i)}${where.owner} has the member "${member}", which no schema knows`;
       if (meant !== undefined) found.errors.push({ code: 'UNKNOWN_SCHEMA_MEMBER', message: `${what}: did you mean "${meant}"?`, path });
       else found.warnings.push({ code: 'UNKNOWN_SCHEMA_MEMBER', message: `${what}: it is kept, and checks nothing`, path });
@@ -121,12 +125,49 @@ function checkKeywords(where: Scope, side: 'incoming' | 'outgoing', known: reado
   });
 }
 
-/** True when a `patternProperties` pattern of `schema` takes `member` (or cannot be read: then nothing is said of it). */
-function matchesPattern(schema: Obj, member: string): boolean {
+/** V8's flag for its linear-time regular expression engine (a name of its own: linters know no such flag). */
+const LINEAR = 'l';
+
+let linearEngine: boolean | undefined;
+
+/** Whether V8's linear-time engine is on: turned on at the first use (it changes nothing else). */
+function hasLinearEngine(): boolean {
+  if (linearEngine !== undefined) return linearEngine;
+  setFlagsFromString('--enable-experimental-regexp-engine');
+  try {
+    new RegExp('', LINEAR);
+    linearEngine = true;
+  } catch {
+    linearEngine = false;
+  }
+  return linearEngine;
+}
+
+/** What a Unicode pattern (`u`) reads otherwise than a plain one: property classes, code point escapes; and names beyond the BMP. */
+const UNICODE_ONLY = /\\[pP]\{|\\u\{/;
+const ASTRAL = /[\uD800-\uDFFF]/;
+
+/**
+ * True when a `patternProperties` pattern of `schema` takes `member` (or cannot be told: then
+ * nothing is said of it). Both are the author's and this runs in the service's event loop, so a
+ * pattern runs on V8's linear-time engine only: `^(a+)+$` against thirty `a`s and a `!` would hold
+ * every request of the process for minutes. That engine runs no Unicode pattern, so the pattern is
+ * read as one (it must be valid so) and run as a plain one, which means the same for names within
+ * the BMP; a pattern the engine cannot run (a backreference, a lookaround, a counted repeat), one
+ * with `\p{…}` or `\u{…}`, and a name beyond the BMP count as taken, as do all once the
+ * document's `budget` is spent.
+ */
+function matchesPattern(schema: Obj, member: string, budget: SpellingBudget): boolean {
   if (!isPlainObject(schema.patternProperties)) return false;
+  if (!hasLinearEngine() || ASTRAL.test(member)) return true;
   return Object.keys(schema.patternProperties).some((pattern) => {
+    // compiling and running cost the pattern and the name; past the document's budget nothing is said
+    if (budget.cells < pattern.length + member.length) return true;
+    budget.cells -= pattern.length + member.length;
+    if (UNICODE_ONLY.test(pattern)) return true;
     try {
-      return new RegExp(pattern, 'u').test(member);
+      new RegExp(pattern, 'u');
+      return new RegExp(pattern, LINEAR).test(member);
     } catch {
       return true;
     }
@@ -139,7 +180,11 @@ function matchesPattern(schema: Obj, member: string): boolean {
  * when every token is declared, or where the schema cannot tell (a member that is not itself a
  * schema, a schema composed from others, a pattern that takes the name).
  */
-function undeclaredMember(schema: Obj, tokens: readonly string[]): { member: string; holder: Obj; depth: number } | undefined {
+function undeclaredMember(
+  schema: Obj,
+  tokens: readonly string[],
+  budget: SpellingBudget,
+): { member: string; holder: Obj; depth: number } | undefined {
   let holder = schema;
   for (const [depth, token] of tokens.entries()) {
     if (COMPOSING.some((k) => Object.hasOwn(holder, k))) return undefined;
@@ -147,12 +192,24 @@ function undeclaredMember(schema: Obj, tokens: readonly string[]): { member: str
     let next: unknown;
     if (properties !== undefined && Object.hasOwn(properties, token)) next = properties[token];
     else if (/^(0|[1-9]\d*|-)$/.test(token) && (isPlainObject(holder.items) || holder.properties === undefined)) next = holder.items;
-    else if (matchesPattern(holder, token)) return undefined;
+    else if (matchesPattern(holder, token, budget)) return undefined;
     else return { member: token, holder, depth };
     if (!isPlainObject(next)) return undefined;
     holder = next;
   }
   return undefined;
+}
+
+/** How many declared members a message names: a schema of thousands, named in each of thousands of assigns, would make an answer of hundreds of megabytes. */
+const MAX_NAMED_MEMBERS = 10;
+
+/** `names` quoted and joined, the first {@link MAX_NAMED_MEMBERS} of them and how many more. */
+function namedList(names: readonly string[]): string {
+  const named = names
+    .slice(0, MAX_NAMED_MEMBERS)
+    .map((d) => `"${d}"`)
+    .join(', ');
+  return names.length > MAX_NAMED_MEMBERS ? `${named} and ${names.length - MAX_NAMED_MEMBERS} more` : named;
 }
 
 /**
@@ -165,6 +222,8 @@ function checkWrites(where: Scope, found: Found): void {
   const { scope } = where;
   if (!Array.isArray(scope.outgoing) || !Array.isArray(scope.steps)) return;
   const schemas = new Map<string, { schema: Obj; i: number }>();
+  // the declared names of a schema, listed once however many assigns write into it
+  const names = new Map<Obj, string[]>();
   scope.outgoing.forEach((schema, i) => {
     if (isPlainObject(schema) && typeof schema.$id === 'string' && !schemas.has(schema.$id)) schemas.set(schema.$id, { schema, i });
   });
@@ -174,12 +233,13 @@ function checkWrites(where: Scope, found: Found): void {
     const tokens = typeof step.to.ptr === 'string' ? parsePointer(step.to.ptr) : undefined;
     // a name or pointer that is wrong is the compiler's error (BAD_ASSIGN, BAD_POINTER)
     if (target === undefined || tokens === undefined) return;
-    const undeclared = undeclaredMember(target.schema, tokens);
+    const undeclared = undeclaredMember(target.schema, tokens, found.budget);
     if (undeclared === undefined) return;
     const { member, holder, depth } = undeclared;
-    const declared = isPlainObject(holder.properties) ? Object.keys(holder.properties) : [];
+    let declared = names.get(holder);
+    if (declared === undefined) names.set(holder, (declared = isPlainObject(holder.properties) ? Object.keys(holder.properties) : []));
     const closed = holder.additionalProperties === false || holder.unevaluatedProperties === false;
-    const meant = closestName(member, declared);
+    const meant = closestName(member, declared, found.budget);
     if (!closed && meant === undefined) return;
     const inside = depth === 0 ? '' : ` at /${tokens.slice(0, depth).map(pointerPart).join('/')}`;
     const what = `assign ${String(step.id)} writes the member "${member}" into the outgoing schema ${schemaName(target.schema, target.i)}${where.owner}${inside}, which does not declare it`;
@@ -187,7 +247,7 @@ function checkWrites(where: Scope, found: Found): void {
       meant !== undefined
         ? `did you mean "${meant}"?`
         : declared.length > 0
-          ? `it allows no other member than ${declared.map((d) => `"${d}"`).join(', ')}`
+          ? `it allows no other member than ${namedList(declared)}`
           : 'it allows no member';
     (closed ? found.errors : found.warnings).push({
       code: 'UNDECLARED_OUTGOING_MEMBER',
@@ -211,7 +271,7 @@ function checkWrites(where: Scope, found: Found): void {
  * `/functions/2/outgoing/1/tpye`, `/steps/4/to/ptr`).
  */
 export function checkSchemaMembers(doc: Obj): Found {
-  const found: Found = { errors: [], warnings: [] };
+  const found: Found = { errors: [], warnings: [], budget: spellingBudget() };
   for (const where of scopesOf(doc)) {
     checkKeywords(where, 'incoming', KNOWN_MEMBERS, found);
     checkKeywords(where, 'outgoing', KNOWN_OUTGOING_MEMBERS, found);
