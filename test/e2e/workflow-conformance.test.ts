@@ -118,7 +118,17 @@ describe('conformance workflows through HTTP', () => {
         { inputSchema: { type: 'object', properties: { siteName: { type: 'string' } }, required: ['siteName'] } },
       ),
     );
-    const job = await runToEnd('cf-linear', { siteName: 'ams1' });
+    const started = await start('cf-linear', { siteName: 'ams1' });
+    // the answer is the job as it started, though its built-ins all ran in the engine's first step, before it was sent
+    expect(started.tasks).toMatchObject({
+      workflow_start: { status: 'pending' },
+      a1: { status: 'incomplete', variables: { outgoing: { value: null } } },
+      c3: { status: 'incomplete' },
+      b2: { status: 'incomplete' },
+      workflow_end: { status: 'incomplete' },
+    });
+    expect(started.variables).toEqual({ siteName: 'ams1', _id: started._id, initiator: 'admin' });
+    const job = await until(started._id, ended, 'an end');
     expect(job).toMatchObject({
       status: 'complete',
       error: [],

@@ -317,6 +317,25 @@ describe('studio.getWorkflow on the bus', () => {
     await expect(bus.callDynamic('studio.getWorkflow', { body: {} }, { caller })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('answers a name with the workflow that has it now: not one renamed or deleted since it was read by that name', async () => {
+    const caller = callerOf('engine-user', ['operations'], []);
+    const read = (name: string) => bus.call('studio.getWorkflow', { body: { name } }, { caller });
+    const first = await created(linearWorkflow('Bus renamed'));
+    expect((await read('Bus renamed')).body).toEqual(first);
+    const put = await platform.http('PUT', `/automation-studio/automations/${first._id}`, {
+      token: admin,
+      body: { update: linearWorkflow('Bus renamed later') },
+    });
+    expect(put.status).toBe(200);
+    await expect(read('Bus renamed')).rejects.toMatchObject({ code: 'WORKFLOW_NOT_FOUND', message: 'No workflow with name "Bus renamed"' });
+    expect((await read('Bus renamed later')).body).toMatchObject({ _id: first._id, name: 'Bus renamed later' });
+    // the name taken again by another workflow names that one
+    const second = await created(linearWorkflow('Bus renamed'));
+    expect((await read('Bus renamed')).body).toEqual(second);
+    expect((await platform.http('DELETE', `/automation-studio/automations/${second._id}`, { token: admin })).status).toBe(200);
+    await expect(read('Bus renamed')).rejects.toMatchObject({ code: 'WORKFLOW_NOT_FOUND' });
+  });
+
   it("resolves a plain name from a project member to that project's member first, then the workflow of that plain name", async () => {
     const runner = await created(linearWorkflow('@p1: Bus runner'));
     await created(linearWorkflow('@p2: Bus runner'));

@@ -81,7 +81,8 @@ export async function ofVisibleWorkflows<T extends { workflow: string }>(ctx: Ha
 
 /**
  * Starts a job of the named workflow with the options of startJobWithOptions, as the caller;
- * answers the job as it started, as `view` makes it (a deep copy: the public job).
+ * answers the job as it started, as `view` makes it: a deep copy (the public job's JSON text), as
+ * the engine goes on to change the job it drives.
  */
 export async function startWithOptions<T>(
   svc: WorkflowContext,

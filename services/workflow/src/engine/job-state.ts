@@ -154,7 +154,8 @@ export class JobState {
   resolving<T>(id: string, resolve: (scope: ReferenceScope) => T): T {
     const unresolved: string[] = [];
     try {
-      return resolve({ ...this.scope(), unresolved });
+      // written out rather than `{ ...this.scope(), unresolved }`: that spread costs about 1 µs, twice per task
+      return resolve({ variables: this.job.variables, tasks: this.job.tasks, unresolved });
     } finally {
       logUnresolved(this.log, this.job, id, unresolved);
     }
