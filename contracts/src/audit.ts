@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as digest } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import canonicalize from 'canonicalize';
 import type { OperationDef } from './catalog/types';
@@ -67,13 +67,34 @@ export function hashAuditRecord(unhashed: UnhashedAuditRecord): HashedAuditRecor
  */
 function hashedHalves(record: UnhashedAuditRecord | AuditRecord): { hash: string; before: string; after: string } {
   const members = record as Readonly<Record<string, unknown>>;
+  const [before, after] = orderedHalves(members) ?? writtenHalves(members);
+  return { hash: digest('sha256', `{${joinMembers(before, after)}}`, 'hex'), before, after };
+}
+
+/**
+ * The canonical JSON of a record's members before `hash` and after it, each half made in canonical
+ * order here (its members sorted, their values ordered) and written by `JSON.stringify` as it is;
+ * undefined when a member is not plain JSON data (see {@link canonicalJson}) or has a name
+ * `JSON.stringify` would not keep in place.
+ */
+function orderedHalves(members: Readonly<Record<string, unknown>>): [string, string] | undefined {
   const halves: [Record<string, unknown>, Record<string, unknown>] = [{}, {}];
+  for (const key of sortedKeys(members)) {
+    const member = members[key];
+    if (key === 'hash' || member === undefined) continue;
+    if (key === '__proto__' || INDEX_KEY.test(key)) return undefined;
+    const ordered = inCanonicalOrder(member);
+    if (ordered === NOT_PLAIN) return undefined;
+    halves[key < 'hash' ? 0 : 1][key] = ordered;
+  }
+  return [JSON.stringify(halves[0]).slice(1, -1), JSON.stringify(halves[1]).slice(1, -1)];
+}
+
+/** {@link orderedHalves} of any record, each half written by {@link canonicalJson}. */
+function writtenHalves(members: Readonly<Record<string, unknown>>): [string, string] {
+  const halves = [Object.create(null), Object.create(null)] as [Record<string, unknown>, Record<string, unknown>];
   for (const key of sortedKeys(members)) if (key !== 'hash') halves[key < 'hash' ? 0 : 1][key] = members[key];
-  const [before, after] = halves.map((half) => (canonicalJson(half) as string).slice(1, -1)) as [string, string];
-  const hash = createHash('sha256')
-    .update(`{${joinMembers(before, after)}}`, 'utf8')
-    .digest('hex');
-  return { hash, before, after };
+  return halves.map((half) => (canonicalJson(half) as string).slice(1, -1)) as [string, string];
 }
 
 /** Two lists of JSON members as one. */
@@ -148,8 +169,10 @@ function inCanonicalOrder(value: unknown): unknown {
   if (!inOrder && keys.some((k) => INDEX_KEY.test(k))) return NOT_PLAIN;
   const order = keys.map((_, i) => i);
   if (!inOrder) order.sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1));
-  // no prototype: a member named __proto__ (parsed JSON may hold one) stays a member
-  const copy = Object.create(null) as Record<string, unknown>;
+  // a plain object, which JSON.stringify writes a third faster than one without a prototype; but a
+  // member named __proto__ (parsed JSON may hold one) would become its prototype: then none, so
+  // that it stays a member
+  const copy = (keys.includes('__proto__') ? Object.create(null) : {}) as Record<string, unknown>;
   for (const i of order) if (values[i] !== undefined) copy[keys[i] as string] = values[i];
   return copy;
 }
