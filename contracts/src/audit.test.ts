@@ -152,5 +152,11 @@ describe('what is audited', () => {
     expect(isAuditedOutcome(read, 'GET', 404)).toBe(false);
     for (const status of [401, 403, 429]) expect(isAuditedOutcome(read, 'GET', status)).toBe(true);
     expect(isAuditedOutcome(write, 'POST', 409)).toBe(true);
+    // a read the spec routes as POST is a read: recorded only when refused
+    const postedRead = getOperation('gateway-devices.getInventoryDevices');
+    expect(postedRead.http?.method).toBe('POST');
+    expect(isAuditedChange(postedRead, 'POST')).toBe(false);
+    expect(isAuditedOutcome(postedRead, 'POST', 200)).toBe(false);
+    expect(isAuditedOutcome(postedRead, 'POST', 403)).toBe(true);
   });
 });

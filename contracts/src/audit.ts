@@ -22,14 +22,16 @@ const REFUSALS: ReadonlySet<number> = new Set([401, 403, 429]);
 
 /**
  * True when a request for `op` changes something (every method but GET, and `GET /logout`, `GET /sso/callback`), and so is
- * recorded whatever its outcome. Reads are recorded only when refused ({@link isAuditedOutcome}).
+ * recorded whatever its outcome; not the reads the spec routes as POST (`/gw/getInventoryDevices`: the catalog marks them
+ * `safe`). Reads are recorded only when refused ({@link isAuditedOutcome}).
  */
-export function isAuditedChange(op: Pick<OperationDef, 'id' | 'http'>, method: string): boolean {
-  return (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') || CHANGING_READS.has(op.id);
+export function isAuditedChange(op: Pick<OperationDef, 'id' | 'http' | 'safe'>, method: string): boolean {
+  if (CHANGING_READS.has(op.id)) return true;
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && op.safe !== true;
 }
 
 /** True when an answer with `status` to a request for `op` is recorded: every change, and every refusal (401, 403, 429). */
-export function isAuditedOutcome(op: Pick<OperationDef, 'id' | 'http'>, method: string, status: number): boolean {
+export function isAuditedOutcome(op: Pick<OperationDef, 'id' | 'http' | 'safe'>, method: string, status: number): boolean {
   return REFUSALS.has(status) || isAuditedChange(op, method);
 }
 

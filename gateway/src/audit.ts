@@ -98,6 +98,7 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     // a login names the account it tries: a failed one is recorded against it too; a refused job
     // start (no job made) names the workflow it asked for, as the job of a start is named
     const name =
+      namedBy(locals.body, op.auditName) ??
       nameIn(locals.body, route.kind) ??
       nameIn(answer, route.kind) ??
       (op.id in LOGINS ? loginName(locals.body) : undefined) ??
@@ -280,6 +281,12 @@ function workflowNamed(body: unknown): string | undefined {
  * The name in a body or answer: `name`, or the `name` of its member of the target's kind (`{ group: {
  * name } }`) or of `data`; an account's name is its `username` (`{ account: { username } }`).
  */
+/** The text of the body member an operation names its target by (its catalog `auditName`). */
+function namedBy(body: unknown, member: string | undefined): string | undefined {
+  const value = member !== undefined && isRecord(body) ? body[member] : undefined;
+  return typeof value === 'string' ? value.slice(0, 256) : undefined;
+}
+
 function nameIn(value: unknown, kind: string): string | undefined {
   if (!isRecord(value)) return undefined;
   for (const holder of [value, value[kind], value.data]) {

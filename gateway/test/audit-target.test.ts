@@ -36,7 +36,10 @@ describe('the target a route names', () => {
     // routes named after their action: the kind without the verb, or as the catalog names it
     ['gateway-devices.createInventoryDevice', { kind: 'inventory-device' }],
     ['gateway-devices.getInventoryGroups', { kind: 'inventory-group' }],
-    ['mop.RunCommand', { kind: 'command' }],
+    // a command or session sent to one device: the device, named by the body (auditName)
+    ['mop.RunCommand', { kind: 'device' }],
+    ['gateway-devices.sshSendCommandExec', { kind: 'device' }],
+    ['gateway-devices.netconfSetConfig', { kind: 'device' }],
     ['mop.createTemplate', { kind: 'command-template' }],
     ['mop.updateTemplate', { kind: 'command-template', param: 'mopID' }],
     ['mop.deleteAnalyticTemplate', { kind: 'analytic-template', param: 'id' }],

@@ -314,6 +314,26 @@ it('records the job a start created, by both start routes', async () => {
   });
 });
 
+it('names the device a command went to, and leaves out a read the spec routes as POST', async () => {
+  const sent = await platform.http('POST', '/gw/sshSendCommandExec', {
+    token: admin,
+    body: { host: 'audited-router-9', command_string: 'show version' },
+  });
+  expect(sent.status).toBeGreaterThanOrEqual(400);
+  expect(await recordOf(sent)).toMatchObject({
+    operation: 'gateway-devices.sshSendCommandExec',
+    target: { kind: 'device', name: 'audited-router-9' },
+    outcome: { status: sent.status },
+  });
+  // found by the device's name, as its other records are
+  expect((await records('equals[target.name]=audited-router-9')).map((r) => r.operation)).toEqual(['gateway-devices.sshSendCommandExec']);
+
+  const listed = await platform.http('POST', '/gw/getInventoryDevices', { token: admin, body: {} });
+  expect(listed.status).toBe(200);
+  const requestId = listed.headers.get('x-request-id') ?? '';
+  expect(await records(`equals[requestId]=${encodeURIComponent(requestId)}`)).toEqual([]);
+});
+
 it('records a cancel of several jobs once per job, named, with the status each left', async () => {
   const waiting = workflowDocument('audited-wait', { v1: waitingTask() }, [
     ['workflow_start', 'v1'],

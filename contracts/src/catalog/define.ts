@@ -46,6 +46,8 @@ export interface OperationSpec {
   auditKind?: string;
   /** See {@link OperationDef.auditEach}. */
   auditEach?: string;
+  /** See {@link OperationDef.auditName}. */
+  auditName?: string;
   /** See {@link OperationDef.safe}. */
   safe?: boolean;
 }
@@ -172,6 +174,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.notes !== undefined) op.notes = input.notes;
     if (input.auditKind !== undefined) op.auditKind = input.auditKind;
     if (input.auditEach !== undefined) op.auditEach = input.auditEach;
+    if (input.auditName !== undefined) op.auditName = input.auditName;
     if (input.safe !== undefined) op.safe = input.safe;
     out[id] = deepFreeze(op);
   }

@@ -567,6 +567,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'netconfExecRpc',
+    auditKind: 'device',
+    auditName: 'host',
     summary: 'Execute proprietary operations with NETCONF',
     http: { method: 'POST', path: '/gw/netconf/exec_rpc/execute' },
     roles: ROLE_SETS.run,
@@ -577,6 +579,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'netconfGetConfig',
+    auditKind: 'device',
+    auditName: 'host',
     summary: 'Retrieve configuration with NETCONF',
     http: { method: 'POST', path: '/gw/netconf/get_config/execute' },
     roles: ROLE_SETS.run,
@@ -593,6 +597,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'netconfSetConfig',
+    auditKind: 'device',
+    auditName: 'host',
     summary: 'Configure a device with NETCONF',
     http: { method: 'POST', path: '/gw/netconf/set_config/execute' },
     roles: ROLE_SETS.run,
@@ -612,6 +618,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'sshSendCommandExec',
+    auditKind: 'device',
+    auditName: 'host',
     summary: 'Transactional send_command',
     http: { method: 'POST', path: '/gw/sshSendCommandExec' },
     roles: ROLE_SETS.run,
@@ -635,6 +643,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'sshSendConfigSet',
+    auditKind: 'device',
+    auditName: 'host',
     summary: 'send_config_set',
     http: { method: 'POST', path: '/gw/sshSendConfigSet' },
     roles: ROLE_SETS.run,
@@ -652,6 +662,8 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
   },
   {
     name: 'sendRequest',
+    auditKind: 'device',
+    auditName: 'host',
     summary: 'Send an HTTP/1.1 request to an inventory device',
     http: { method: 'POST', path: '/gw/http_requests/request/execute' },
     roles: ROLE_SETS.run,

@@ -229,6 +229,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'GetBootFlash',
+    auditKind: 'device',
+    auditName: 'device',
     summary: 'Get the boot flash image of a device',
     http: { method: 'POST', path: '/mop/GetBootFlash' },
     roles: ROLE_SETS.run,
@@ -401,6 +403,8 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'RunCommand',
+    auditKind: 'device',
+    auditName: 'device',
     summary: 'Run a command against a device',
     http: { method: 'POST', path: '/mop/RunCommand' },
     roles: ROLE_SETS.run,

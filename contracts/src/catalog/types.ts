@@ -52,6 +52,12 @@ export interface OperationDef {
    */
   auditKind?: string;
   /**
+   * The body member naming what a request acts on when neither its route nor a body `name` does
+   * (`host` of `/gw/sshSendCommandExec`: the device a command goes to): the audit trail records it as
+   * the target's name, so that what was done to a device is found by its name.
+   */
+  auditName?: string;
+  /**
    * The body member listing the ids of the things a request acts on, when it acts on several
    * (`jobIds`): the audit trail records the request once per id, each naming its target, so that
    * what happened to one of them is found by its id.
