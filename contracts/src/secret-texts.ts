@@ -1,4 +1,5 @@
 import { AppError } from './errors';
+import { TextAutomaton, maskRuns, mergeRuns } from './internal/text-automaton';
 import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
 
 /**
@@ -26,6 +27,9 @@ const MAX_DEPTH = 32;
 
 /** Private key material in a text: from its BEGIN line to its END line, or to the end of the text when it was cut. */
 const KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
+
+/** The end of a private key block whose start was cut off: from the start of a text to its first END line. */
+const KEY_BLOCK_REST = /^(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/;
 
 /** Member names that hold the user of a credential, normalised (lower case, no `_` or `-`): the first half of HTTP Basic auth. */
 const USER_NAMES: ReadonlySet<string> = new Set(['username', 'user', 'login']);
@@ -106,9 +110,52 @@ function userOf(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * Most bytes (UTF-8) of secret text that the values one job or one MOP run starts with may hold in
+ * all, counting each secret text once ({@link findSecrets}): what masks them holds some 6 to 30
+ * characters of forms per character of secret (about 20 bytes each) for as long as the job runs.
+ * Thousands of device passwords or a few private keys take tens of kilobytes.
+ */
+export const MAX_SECRET_TEXT_BYTES = 262_144;
+
+/**
+ * Throws `VALIDATION_FAILED` (400) when the secret texts of `value` ({@link findSecrets}) pass
+ * `maxBytes` in all, naming the member (under `what`, for example `body.variables`) whose secret
+ * passes the limit.
+ */
+export function assertSecretTextWithin(value: unknown, what: string, maxBytes: number = MAX_SECRET_TEXT_BYTES): void {
+  const seen = new Set<string>();
+  let bytes = 0;
+  const visit = (item: unknown, member: string, secretName: boolean, depth: number): void => {
+    const text = typeof item === 'number' && secretName ? String(item) : item;
+    if (typeof text === 'string') {
+      if (!(secretName || isSecretValue(text)) || text.length < MIN_SECRET_CHARS || seen.has(text)) return;
+      seen.add(text);
+      bytes += Buffer.byteLength(text, 'utf8');
+      if (bytes > maxBytes)
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `${member} takes the secret text of these values past ${maxBytes} bytes in all, the most one job or run may hold (MAX_SECRET_TEXT_BYTES): keep large secrets out of the values a job or run starts with`,
+          { details: [{ member, message: `takes the secret text past ${maxBytes} bytes in all` }] },
+        );
+      return;
+    }
+    if (depth >= MAX_DEPTH || item === null || typeof item !== 'object') return;
+    if (Array.isArray(item)) {
+      item.forEach((element, i) => visit(element, `${member}[${i}]`, secretName, depth + 1));
+      return;
+    }
+    for (const name in item) {
+      if (Object.hasOwn(item, name))
+        visit((item as Record<string, unknown>)[name], `${member}.${name}`, secretName || isSecretKey(name), depth + 1);
+    }
+  };
+  visit(value, what, false, 0);
+}
+
 /** A text with the secrets it may hold masked (see {@link secretMask}). */
 export interface SecretMask {
-  /** `text` with each form of each secret, and any private key block, replaced by the mask; `text` itself when it holds none. */
+  /** `text` with each form of each secret (overlapping ones as one), and any private key block, replaced by the mask; `text` itself when it holds none. */
   text(text: string): string;
   /** `value` with {@link text} applied to every string in it, copied only where a string changed (the value itself otherwise). */
   value<T>(value: T): T;
@@ -127,6 +174,12 @@ export interface SecretMask {
    * fall inside a secret, leaving its end.
    */
   tail(text: string): string;
+  /**
+   * A mask of these secrets and the `more` found too, built for `more` only (those this mask
+   * already holds are not searched for twice): one mask kept for what stays the same (a job's
+   * variables) and a small one added for what changes (a task's values).
+   */
+  with(more: FoundSecrets): SecretMask;
 }
 
 /** How many causes down {@link SecretMask.error} looks: below them a cause is left out. */
@@ -138,22 +191,50 @@ const MAX_CAUSES = 8;
  * hex), in base64 (with and without padding), and each `user:secret` pair in base64 (an echoed
  * `Authorization: Basic …` header); a text that ends with the start of one of these (cut short) has
  * that end masked too. Private key material is masked whatever was found.
+ *
+ * Building one costs the characters of those forms, and masking a text its length (plus the
+ * longest form for the cut ends), whatever the number of secrets: build one for a set of secrets
+ * and keep it while they stay the same ({@link SecretMask.with} for a few more).
  */
 export function secretMask(found: FoundSecrets): SecretMask {
+  return createMask([], found);
+}
+
+/** The forms of some secrets and what finds them (the automaton of the reversed forms, for {@link SecretMask.tail}, made when first asked). */
+interface FormSet {
+  readonly found: FoundSecrets;
+  readonly automaton: TextAutomaton | undefined;
+  readonly forms: readonly string[];
+  reversed?: TextAutomaton;
+}
+
+function createMask(base: readonly FormSet[], found: FoundSecrets): SecretMask {
+  const known = (secret: string, of: 'texts' | 'pairs'): boolean => base.some((set) => set.found[of].has(secret));
   const forms = new Set<string>();
-  for (const secret of found.texts) addForms(forms, secret);
-  for (const pair of found.pairs) addBase64(forms, pair);
-  // longest first: a form that contains another is masked whole
-  const ordered = [...forms].filter((f) => f.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
-  const replacers = formReplacers(ordered);
-  // in code unit order, for the binary search of the cut ends (a run masks thousands of strings with thousands of forms)
-  const sorted = [...ordered].sort();
-  const longest = ordered[0]?.length ?? 0;
+  for (const secret of found.texts) if (!known(secret, 'texts')) addForms(forms, secret);
+  for (const pair of found.pairs) if (!known(pair, 'pairs')) addBase64(forms, pair);
+  const kept = [...forms].filter((f) => f.length >= MIN_SECRET_CHARS);
+  const own: FormSet = { found: noSecrets(found), automaton: kept.length === 0 ? undefined : new TextAutomaton(kept), forms: kept };
+  const sets = own.automaton === undefined ? base : [...base, own];
+  const automatons = sets.flatMap((set) => (set.automaton === undefined ? [] : [set.automaton]));
   const text = (input: string): string => {
-    let out = input.includes('-----BEGIN ') ? input.replace(KEY_BLOCK, SECRET_MASK) : input;
-    if (replacers.length === 0) return out;
-    for (const replace of replacers) out = replace(out);
-    return maskCutEnd(out, sorted, longest);
+    const out = input.includes('-----BEGIN ') ? input.replace(KEY_BLOCK, SECRET_MASK) : input;
+    if (automatons.length === 0) return out;
+    const masked = maskRuns(
+      out,
+      mergeRuns(
+        automatons.map((automaton) => {
+          const runs: number[] = [];
+          automaton.cover(out, runs);
+          return runs;
+        }),
+      ),
+      SECRET_MASK,
+    );
+    // a text cut short can end with the start of a form
+    let cut = 0;
+    for (const automaton of automatons) cut = Math.max(cut, automaton.startAtEnd(masked, MIN_SECRET_CHARS));
+    return cut === 0 ? masked : `${masked.slice(0, masked.length - cut)}${SECRET_MASK}`;
   };
   const value = <T>(value: T): T => maskStrings(value, text, 0) as T;
   const error = (err: unknown): unknown => maskError(err, text, value, 0);
@@ -162,10 +243,33 @@ export function secretMask(found: FoundSecrets): SecretMask {
       throw error(err);
     });
   const tail = (input: string): string => {
-    const cut = cutStartLength(input, ordered);
+    let cut = input.includes('-----END ') ? (KEY_BLOCK_REST.exec(input)?.[0].length ?? 0) : 0;
+    for (const set of sets) {
+      if (set.automaton === undefined) continue;
+      set.reversed ??= new TextAutomaton(set.forms, true);
+      cut = Math.max(cut, set.reversed.endAtStart(input, MIN_SECRET_CHARS));
+    }
     return cut === 0 ? text(input) : `${SECRET_MASK}${text(input.slice(cut))}`;
   };
-  return { text, value, error, settle, tail };
+  const extend = (more: FoundSecrets): SecretMask => createMask(sets, more);
+  return { text, value, error, settle, tail, with: extend };
+}
+
+/**
+ * What masks each of `texts` as it is, and nothing else, wherever a text holds it: each run of
+ * characters that occurrences cover (overlapping ones as one) is replaced by the mask, the text
+ * itself returned when it holds none. One pass over a text whatever the number of texts (empty ones
+ * are left out): for values a caller declared secret whatever their length, beside a {@link secretMask}.
+ */
+export function plainTextMask(texts: Iterable<string>): (text: string) => string {
+  const patterns = [...new Set(texts)].filter((text) => text.length > 0);
+  if (patterns.length === 0) return (text) => text;
+  const automaton = new TextAutomaton(patterns);
+  return (text) => {
+    const runs: number[] = [];
+    automaton.cover(text, runs);
+    return maskRuns(text, runs, SECRET_MASK);
+  };
 }
 
 /** {@link SecretMask.error}: the code and status classify the error and stay; the cause chain is what logs print, so it is masked too. */
@@ -203,10 +307,21 @@ function addForms(forms: Set<string>, secret: string): void {
   const json = JSON.stringify(secret).slice(1, -1);
   forms.add(json);
   forms.add(JSON.stringify(json).slice(1, -1));
-  const uri = encodeURIComponent(secret);
-  forms.add(uri);
-  forms.add(uri.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  const uri = uriEncoded(secret);
+  if (uri !== undefined) {
+    forms.add(uri);
+    forms.add(uri.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+  }
   addBase64(forms, secret);
+}
+
+/** `encodeURIComponent(text)`, or nothing for a text it refuses (a lone surrogate, which no URL can hold as it is). */
+function uriEncoded(text: string): string | undefined {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function addBase64(forms: Set<string>, text: string): void {
@@ -214,102 +329,6 @@ function addBase64(forms: Set<string>, text: string): void {
   forms.add(base64);
   forms.add(base64.replace(/=+$/, ''));
   forms.add(encodeURIComponent(base64));
-}
-
-/**
- * Forms longer than this are replaced as plain text, each on its own: V8 refuses a regular
- * expression holding one long literal ("Regular expression too large", from some tens of thousands
- * of characters), so a long secret (a key bundle, a kubeconfig, a caller's own) made every text
- * throw, with the secret and its forms quoted in the error.
- */
-const LONG_FORM_CHARS = 1024;
-
-/** Most characters of source in one regular expression of the shorter forms: the forms beyond go into the next one. */
-const MAX_PATTERN_CHARS = 65_536;
-
-/**
- * What replaces `ordered` (longest first) in a text, in that order: each long form as plain text,
- * the others as alternatives of regular expressions of bounded size (a longer form is tried first,
- * so a form that contains another is masked whole).
- */
-function formReplacers(ordered: readonly string[]): ((text: string) => string)[] {
-  const replacers: ((text: string) => string)[] = [];
-  let sources: string[] = [];
-  let size = 0;
-  const flush = (): void => {
-    if (sources.length === 0) return;
-    const pattern = new RegExp(sources.join('|'), 'g');
-    replacers.push((text) => text.replace(pattern, SECRET_MASK));
-    sources = [];
-    size = 0;
-  };
-  for (const form of ordered) {
-    if (form.length > LONG_FORM_CHARS) {
-      replacers.push((text) => text.replaceAll(form, SECRET_MASK));
-      continue;
-    }
-    const source = escapeRegExp(form);
-    if (size + source.length + 1 > MAX_PATTERN_CHARS) flush();
-    sources.push(source);
-    size += source.length + 1;
-  }
-  flush();
-  return replacers;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * `text` whose end is the start of a form (at least {@link MIN_SECRET_CHARS} of it) with that end
- * masked, the longest such end: messages are cut to a length (`…not valid JSON: <the first 80
- * characters>`), and a cut can fall inside a secret, leaving its start. `sorted` holds the forms in
- * code unit order and `longest` is the length of the longest: each end that may be one is looked up
- * by binary search, so a text costs its last characters times the logarithm of the number of forms,
- * not that number (a run's history masks thousands of strings against the forms of thousands of
- * secrets, all of the caller's choosing).
- */
-function maskCutEnd(text: string, sorted: readonly string[], longest: number): string {
-  for (let i = Math.max(0, text.length - (longest - 1)); text.length - i >= MIN_SECRET_CHARS; i++) {
-    if (startsLongerForm(text.slice(i), sorted)) return `${text.slice(0, i)}${SECRET_MASK}`;
-  }
-  return text;
-}
-
-/** Whether a form of `sorted` (in code unit order) is `end` and more: those starting with `end` follow it in that order. */
-function startsLongerForm(end: string, sorted: readonly string[]): boolean {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((sorted[middle] as string) < end) low = middle + 1;
-    else high = middle;
-  }
-  // the first form from `end` on is `end` itself (a whole form) or the first longer one
-  for (const form of sorted.slice(low, low + 2)) if (form.length > end.length && form.startsWith(end)) return true;
-  return false;
-}
-
-/** The end of a private key block whose start was cut off: from the start of a text to its first END line. */
-const KEY_BLOCK_REST = /^(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/;
-
-/**
- * How many characters at the start of `text` are the end of a form (at least {@link MIN_SECRET_CHARS}
- * of it, the longest such end) or the rest of a private key block: 0 when none.
- */
-function cutStartLength(text: string, forms: readonly string[]): number {
-  let cut = text.includes('-----END ') ? (KEY_BLOCK_REST.exec(text)?.[0].length ?? 0) : 0;
-  for (const form of forms) {
-    // a whole form is masked by the text rule; its ends, from the longest, are what a cut leaves
-    for (let from = 1; form.length - from >= MIN_SECRET_CHARS && form.length - from > cut; from++) {
-      if (text.startsWith(form.slice(from))) {
-        cut = form.length - from;
-        break;
-      }
-    }
-  }
-  return cut;
 }
 
 function maskStrings(value: unknown, text: (input: string) => string, depth: number): unknown {

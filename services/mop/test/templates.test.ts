@@ -1,3 +1,4 @@
+import { MAX_SECRET_TEXT_BYTES } from '@nap/contracts';
 import { eventually } from '@nap/testing';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
@@ -520,5 +521,38 @@ describe('run history', () => {
     expect(text).not.toMatch(/pw-\d{5}/);
     expect(text).toContain('token ******** end');
     expect(text).toContain('login ******** ok');
+  });
+
+  it('refuses a run whose secret variables pass MAX_SECRET_TEXT_BYTES in all, naming the member that passes it, and keeps nothing', async () => {
+    await http('POST', '/mop/createAnalyticTemplate', {
+      template: {
+        name: 'secret-bound',
+        prepostCommands: [{ preRawCommand: 'show log', postRawCommand: 'show log', rules: [{ type: 'matches' }] }],
+      },
+    });
+    const side = { commands_results: [{ raw: 'show log', evaluated: 'show log', device: 'r1', response: 'ok' }] };
+    // each secret counted once: the same key under two names, then one more that passes the bound
+    const key = 'k'.repeat(MAX_SECRET_TEXT_BYTES - 10);
+    const body = { analytic_template_name: 'secret-bound', pre: side, post: side };
+    const within = await http('POST', '/mop/runAnalyticsTemplate', {
+      ...body,
+      variables: { a_token: key, b_token: key, site: 'x'.repeat(100) },
+    });
+    expect(within.status).toBe(200);
+    const res = await http('POST', '/mop/runAnalyticsTemplate', {
+      ...body,
+      variables: { a_token: key, hosts: [{ password: 'more-than-ten-bytes' }] },
+    });
+    expect(res).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        message: expect.stringContaining(
+          `body.variables.hosts[0].password takes the secret text of these values past ${MAX_SECRET_TEXT_BYTES} bytes`,
+        ),
+        details: [{ member: 'body.variables.hosts[0].password' }],
+      },
+    });
+    expect((await http('GET', '/mop/runs?template=secret-bound')).body).toMatchObject({ total: 1 });
   });
 });

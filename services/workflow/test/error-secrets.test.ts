@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError, SECRET_MASK } from '@nap/contracts';
 import type { WorkflowTask } from '@nap/contracts';
 import { eventually, task, workflowDocument } from '@nap/testing';
@@ -243,5 +244,47 @@ describe('an automatic retry', () => {
     const raw = await storedWithoutInputs(started._id);
     expect(JSON.stringify(raw)).not.toContain(token);
     await h.engine.cancelJob(started._id, 'test');
+  });
+});
+
+describe('a job of thousands of secret variables', () => {
+  it('masks them in the errors and answers of each of its failing tasks, and completes', async () => {
+    // 2,000 secrets of 64 characters, each its own: the job's mask is built once and kept
+    const secrets = Array.from(
+      { length: 2_000 },
+      (_, i) => `${String(i).padStart(4, '0')}-${createHash('sha256').update(`s${i}`).digest('hex').slice(0, 59)}`,
+    );
+    const variables: Record<string, unknown> = Object.fromEntries(secrets.map((s, i) => [`db${i}_password`, s]));
+    variables.creds = { username: USER, password: secrets[1999] };
+    // not secret by name: only their texts say they hold a secret
+    variables.bundle = { note: `key ${secrets[1234]} kept` };
+    variables.echo = `Basic ${Buffer.from(secrets[42] ?? '').toString('base64')}`;
+    const echoing = (response: string): ReturnType<typeof task> => task('stub', { type: 'error', response }, { response: null });
+    const t2 = task('makeData', { input: 'login <!username!> with <!password!> refused', variables: '$var.job.creds', outputType: 'json' });
+    const wf = workflowDocument(
+      'many-secrets',
+      {
+        a1: echoing('$var.job.db7_password'),
+        a2: t2,
+        a3: task('stub', { type: 'error', response: '$var.job.bundle' }, { response: null }),
+        a4: echoing('$var.job.echo'),
+      },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'a2', 'error'],
+        ['a2', 'a3', 'error'],
+        ['a3', 'a4', 'error'],
+        ['a4', 'workflow_end', 'error'],
+      ],
+    );
+    const job = await h.waitFor((await h.run(wf, variables))._id, ENDED);
+    expect(job.status).toBe('complete');
+    expect(errorOf(job, 'a1')).toBe(SECRET_MASK);
+    // the error cuts the text at 80 characters, inside the password: its start is masked
+    expect(errorOf(job, 'a2')).toBe(`makeData output is not valid JSON: login ${USER} with ${SECRET_MASK}`);
+    expect(job.tasks.a3?.variables?.outgoing?.response).toEqual({ note: `key ${SECRET_MASK} kept` });
+    expect(errorOf(job, 'a4')).toBe(`Basic ${SECRET_MASK}`);
+    const stored = JSON.stringify(await storedWithoutInputs(job._id));
+    expect(secrets.filter((s) => stored.includes(s) || stored.includes(Buffer.from(s).toString('base64')))).toEqual([]);
   });
 });

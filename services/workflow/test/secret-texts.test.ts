@@ -102,6 +102,47 @@ describe('secretMask', () => {
     expect(m.text('nothing secret')).toBe('nothing secret');
   });
 
+  it('masks overlapping occurrences of secrets as one, leaving no end of either in clear', () => {
+    // one pattern after another masked the first and left the end of the second: "ac" of "abac", "=é%" of "==é%"
+    expect(mask({ password: 'abab', token: 'abac' }).text('x ababac y')).toBe(`x ${SECRET_MASK} y`);
+    const accented = mask({ password: '==é%' });
+    expect(accented.text(`${Buffer.from('==é%').toString('base64')}=é% and ==é%`)).toBe(`${SECRET_MASK} and ${SECRET_MASK}`);
+    // a secret masked by code units: a combining mark after it changes nothing
+    expect(mask({ password: 'cafe-au-lait' }).text('ordered cafe-au-lait\u0301 twice')).toBe(`ordered ${SECRET_MASK}\u0301 twice`);
+  });
+
+  it('masks a secret no URL can hold (a lone surrogate) in its other forms instead of throwing', () => {
+    const odd = 'pass\ud800word';
+    const m = mask({ password: odd });
+    expect(m.text(`got ${odd}.`)).toBe(`got ${SECRET_MASK}.`);
+    expect(m.text(`got ${Buffer.from(odd).toString('base64')}.`)).toBe(`got ${SECRET_MASK}.`);
+  });
+
+  it('masks the end of a secret that starts a text cut at its start (tail), the longest end of thousands of forms', () => {
+    const passwords = Array.from({ length: 3000 }, (_, i) => `Pw-${String(i).padStart(5, '0')}-tail`);
+    const many = mask({ password: passwords });
+    expect(many.tail('1234-tail rest Pw-00001-tail')).toBe(`${SECRET_MASK} rest ${SECRET_MASK}`);
+    expect(many.tail('-tail rest')).toBe(`${SECRET_MASK} rest`);
+    expect(many.tail('tai rest')).toBe('tai rest');
+    expect(many.tail(`${Buffer.from('Pw-00007-tail').toString('base64').slice(4)} rest`)).toBe(`${SECRET_MASK} rest`);
+  });
+
+  it('adds secrets to a mask (with): it masks as one mask of all of them would, and the first mask stays as it was', () => {
+    const first = mask({ password: 'abab-1234' });
+    const both = first.with(findSecrets({ token: '1234-wxyz', password: 'abab-1234' }));
+    const all = mask({ password: 'abab-1234', token: '1234-wxyz' });
+    for (const text of [
+      'x abab-1234-wxyz y',
+      'x 1234-wxyz',
+      'cut abab-12',
+      'cut 1234-wx',
+      `b64 ${Buffer.from('1234-wxyz').toString('base64')}`,
+    ])
+      expect(both.text(text)).toBe(all.text(text));
+    expect(both.tail('234-wxyz rest')).toBe(`${SECRET_MASK} rest`);
+    expect(first.text('x 1234-wxyz')).toBe('x 1234-wxyz');
+  });
+
   it('masks private key material whatever was found, keeping the rest of the text', () => {
     const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----';
     expect(mask().text(`bad key ${key} given`)).toBe(`bad key ${SECRET_MASK} given`);

@@ -1,3 +1,4 @@
+import { MAX_SECRET_TEXT_BYTES } from '@nap/contracts';
 import type { Envelope } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
@@ -279,6 +280,32 @@ describe('a retry by hand', () => {
     expect(retries).toHaveLength(1);
     expect(retries[0]?.error).toEqual(expect.stringContaining('"password":"********"'));
     expect(JSON.stringify(retries)).not.toContain(secret);
+  });
+});
+
+describe('a job that starts with more secret text than a job may hold', () => {
+  it('is refused with 400 naming the member that passes MAX_SECRET_TEXT_BYTES, and no job starts', async () => {
+    await workflow('attack-secret-bound', []);
+    // 300 device passwords of 1,000 characters: 300,000 bytes of secret text; the 263rd passes the bound
+    const hosts = Array.from({ length: 300 }, (_, i) => ({
+      name: `r${i}`,
+      gw_password: `${String(i).padStart(4, '0')}${'p'.repeat(996)}`,
+    }));
+    const res = await platform.http('POST', '/operations-manager/jobs/start', {
+      token: admin,
+      body: { workflow: 'attack-secret-bound', options: { variables: { hosts } } },
+    });
+    const member = `options.variables.hosts[${Math.floor(MAX_SECRET_TEXT_BYTES / 1000)}].gw_password`;
+    expect(res).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', message: expect.stringContaining(`${member} takes the secret text`), details: [{ member }] },
+    });
+    const jobsOf = async (): Promise<string> =>
+      JSON.stringify((await platform.http('GET', '/operations-manager/jobs?equals[name]=attack-secret-bound', { token: admin })).body);
+    expect(await jobsOf()).not.toContain('attack-secret-bound');
+    // the same passwords, fewer of them, start (and the list above would name the job)
+    expect((await ended(await started('attack-secret-bound', { hosts: hosts.slice(0, 200) }))).status).toBe('complete');
+    expect(await jobsOf()).toContain('attack-secret-bound');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { assertNoMisspelledBody } from '@nap/contracts';
+import { assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
 import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
@@ -13,6 +13,7 @@ export function runAnalyticsTemplateDevices(svc: MopContext): Handler<'mop.runAn
     const template = svc.analytics.runnable(await svc.analytics.getByName(input.body.analytic_template_name));
     const { devices } = input.body;
     const variables = input.body.variables ?? {};
+    assertSecretTextWithin(variables, 'body.variables');
     const run = commandRunner(ctx);
     const pre = await runTemplate(svc, run, sideTemplate(template, 'pre'), devices, variables);
     const post = await runTemplate(svc, run, sideTemplate(template, 'post'), devices, variables);

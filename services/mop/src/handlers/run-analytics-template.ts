@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { AppError, assertNoMisspelledBody } from '@nap/contracts';
+import { AppError, assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { keepRun } from '../context';
 import type { MopContext } from '../context';
 import { isRunOutputs, runAnalyticTemplate } from '../domain/analytic';
@@ -22,6 +22,7 @@ export function runAnalyticsTemplate(svc: MopContext): Handler<'mop.runAnalytics
       );
     const template = svc.analytics.runnable(await svc.analytics.getByName(input.body.analytic_template_name));
     const variables = input.body.variables ?? {};
+    assertSecretTextWithin(variables, 'body.variables');
     const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
     const devices = [...new Set(output.commands_results.map((r) => r.device))];
     return keepRun(svc, ctx, { kind: 'analytic', template: template.name, devices, variables, started, output });

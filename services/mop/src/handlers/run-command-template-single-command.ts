@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { AppError, assertNoMisspelledBody } from '@nap/contracts';
+import { AppError, assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
 import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
@@ -19,6 +19,7 @@ export function runCommandTemplateSingleCommand(svc: MopContext): Handler<'mop.R
       );
     }
     const variables = input.body.variables ?? {};
+    assertSecretTextWithin(variables, 'body.variables');
     const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables, [commandIndex]);
     return keepRun(svc, ctx, { kind: 'command', template: template.name, devices, variables, started, output });
   };

@@ -1,5 +1,5 @@
 import type { Handler } from '@nap/bus';
-import { assertNoMisspelledBody } from '@nap/contracts';
+import { assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
 import { keepRun, runTemplate } from '../context';
 import type { MopContext } from '../context';
@@ -12,6 +12,7 @@ export function runCommandTemplate(svc: MopContext): Handler<'mop.RunCommandTemp
     const template = svc.templates.runnable(await svc.templates.getByName(input.body.template));
     const { devices } = input.body;
     const variables = input.body.variables ?? {};
+    assertSecretTextWithin(variables, 'body.variables');
     const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables);
     return keepRun(svc, ctx, { kind: 'command', template: template.name, devices, variables, started, output });
   };

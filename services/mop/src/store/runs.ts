@@ -2,7 +2,7 @@ import { AppError } from '@nap/contracts';
 import type { AnalyticRunResult, ListQueryOptions, Page, TemplateRun, TemplateRunKind, TemplateRunResult } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, Doc, Filter, ListFields, Store } from '@nap/store';
-import { maskSecrets } from '../domain/run-secrets';
+import { runSecretsMask } from '../domain/run-secrets';
 import { COLLECTIONS } from './collections';
 
 /** Most runs one page answers. */
@@ -38,16 +38,17 @@ export class RunRepository {
     createdBy: string;
     output: TemplateRunResult | AnalyticRunResult;
   }): Promise<string> {
+    const mask = runSecretsMask(run.variables);
     const stored = await this.collection.insertOne({
       kind: run.kind,
       template: run.template,
       devices: run.devices,
-      variables: maskSecrets(run.variables, run.variables),
+      variables: mask(run.variables),
       result: run.output.result,
       started: run.started,
       finished: Date.now(),
       createdBy: run.createdBy,
-      output: maskSecrets(run.output, run.variables),
+      output: mask(run.output),
     });
     this.recorded(stored.kind, stored.result);
     return stored._id;

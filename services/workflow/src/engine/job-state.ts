@@ -1,5 +1,5 @@
 import { findSecrets, noSecrets, secretMask } from '@nap/contracts';
-import type { FoundSecrets, JobEventName } from '@nap/contracts';
+import type { FoundSecrets, JobEventName, SecretMask } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { merged, setOwn } from '@nap/util';
 import { END, JobGraph, START } from '../domain/graph';
@@ -77,6 +77,12 @@ export class JobState {
   private readonly ranWith = new Map<string, Record<string, unknown>>();
   /** The secrets of the job's variables, found at a task's failure and kept until a variable changes. */
   private variableSecrets: FoundSecrets | undefined;
+  /**
+   * The mask of those secrets, kept while they stay the same (a variable that changes seldom
+   * changes them): building one costs the characters of the secrets' forms, and a job of
+   * thousands of secret variables can fail many tasks.
+   */
+  private variableMask: { secrets: FoundSecrets; mask: SecretMask } | undefined;
 
   constructor(
     job: JobRecord,
@@ -259,7 +265,11 @@ export class JobState {
    */
   withSecretsMasked(id: string, outcome: TaskOutcome): TaskOutcome {
     if (outcome.finishState !== 'error' && outcome.error === undefined) return outcome;
-    const found = noSecrets((this.variableSecrets ??= findSecrets(this.job.variables)));
+    const variables = (this.variableSecrets ??= findSecrets(this.job.variables));
+    if (this.variableMask === undefined || !sameSecrets(this.variableMask.secrets, variables))
+      this.variableMask = { secrets: variables, mask: secretMask(variables) };
+    // the task's own secrets (most are the job's: those are not searched for twice)
+    const found = noSecrets();
     const task = this.job.tasks[id];
     if (task !== undefined) {
       findSecrets(this.ranWith.get(id) ?? this.resolvedAgain(task), found);
@@ -268,7 +278,7 @@ export class JobState {
       findSecrets(task.childRun?.inputs, found);
     }
     findSecrets(outcome.outgoing, found);
-    const mask = secretMask(found);
+    const mask = this.variableMask.mask.with(found);
     const error = outcome.error === undefined ? undefined : mask.text(outcome.error);
     const outgoing = mask.value(outcome.outgoing);
     if (error === outcome.error && outgoing === outcome.outgoing) return outcome;
@@ -370,4 +380,13 @@ export class JobState {
     this.dirtyTasks.clear();
     this.dirtyFields.clear();
   }
+}
+
+/** Whether two searches found the same secrets. */
+function sameSecrets(a: FoundSecrets, b: FoundSecrets): boolean {
+  if (a === b) return true;
+  if (a.texts.size !== b.texts.size || a.pairs.size !== b.pairs.size) return false;
+  for (const text of a.texts) if (!b.texts.has(text)) return false;
+  for (const pair of a.pairs) if (!b.pairs.has(pair)) return false;
+  return true;
 }
