@@ -1,6 +1,7 @@
 import { startOpenApiPeer } from '@nap/lab';
 import type { OpenApiPeer } from '@nap/lab';
 import { eventually } from '@nap/testing';
+import { peerAdapter } from '../../test/support/adapters';
 import type { Locator, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, logInAs, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
@@ -33,26 +34,6 @@ interface Health {
   lastError: { message: string; at: string } | null;
 }
 
-/** An HTTP adapter as docs/integrations.md writes one, checking `peer`'s health path. */
-function httpAdapter(name: string, peer: OpenApiPeer, healthcheck: { intervalSeconds: number; failuresBeforeDead: number }) {
-  return {
-    name,
-    type: 'Adapter',
-    model: '@nap/adapter-http',
-    properties: {
-      id: name,
-      type: 'HTTP',
-      brokers: ['ticketing'],
-      groups: [],
-      properties: {
-        server: { protocol: 'http', host: '127.0.0.1', port: peer.port, base_path: '/api/now' },
-        authentication: { type: 'basic', username: peer.user, password: peer.password },
-        healthcheck: { path: '/stats.do', ...healthcheck },
-      },
-    },
-  };
-}
-
 const health = (name: string) => platform.api<Health>('GET', `/health/adapters/${name}`);
 
 /** Waits until the platform reports the adapter so (its health read over HTTP), and answers that health. */
@@ -80,10 +61,12 @@ beforeAll(async () => {
 
   // four adapters: servicenow DEAD (its system gone), gitlab STOPPED by an operator, netbox and infoblox RUNNING
   await platform.api('POST', '/adapters', {
-    properties: httpAdapter('servicenow', snow, { intervalSeconds: 0.25, failuresBeforeDead: 3 }),
+    properties: peerAdapter('servicenow', snow, { healthcheck: { intervalSeconds: 0.25, failuresBeforeDead: 3 } }),
   });
   for (const name of ['gitlab', 'netbox', 'infoblox'])
-    await platform.api('POST', '/adapters', { properties: httpAdapter(name, lab, { intervalSeconds: 5, failuresBeforeDead: 3 }) });
+    await platform.api('POST', '/adapters', {
+      properties: peerAdapter(name, lab, { healthcheck: { intervalSeconds: 5, failuresBeforeDead: 3 } }),
+    });
   for (const name of ['servicenow', 'gitlab', 'netbox', 'infoblox']) await platform.api('PUT', `/adapters/${name}/start`);
   for (const name of ['servicenow', 'gitlab', 'netbox', 'infoblox'])
     await adapterBecomes(name, (h) => h.state === 'RUNNING' && h.connection.state === 'ONLINE', 'RUNNING and ONLINE');
