@@ -13,6 +13,14 @@
 
 const ROOT = 0;
 const NONE = -1;
+/**
+ * Code units below this have the root's edges in an array (the forms of secrets are mostly ASCII:
+ * JSON, URL and base64 forms always); a mask is built per session, run or call, and a table of all
+ * 65,536 units cost each build a quarter of a megabyte to allocate and fill.
+ */
+const ROOT_UNITS = 256;
+/** Slots of the branch table at first (a power of two; it doubles when half full): a mask of a few secrets has a few dozen branches. */
+const BRANCHES_AT_FIRST = 64;
 
 /** A text's runs of covered code units: start and end (exclusive) of each, in order, none overlapping. */
 export type Runs = number[];
@@ -36,9 +44,9 @@ export class TextAutomaton {
    * Edges to a child that is not the node made right after its parent: an open-addressing table
    * (parent + 1, 0 when free; unit; child), kept at most half full.
    */
-  private branchParent = new Int32Array(1024);
-  private branchUnit = new Uint16Array(1024);
-  private branchChild = new Int32Array(1024);
+  private branchParent = new Int32Array(BRANCHES_AT_FIRST);
+  private branchUnit = new Uint16Array(BRANCHES_AT_FIRST);
+  private branchChild = new Int32Array(BRANCHES_AT_FIRST);
   private branchCount = 0;
   private size = 1;
 
@@ -59,12 +67,15 @@ export class TextAutomaton {
     this.hasChild = new Uint8Array(capacity);
     this.linked = new Uint8Array(capacity);
     this.linked[ROOT] = 1;
-    this.rootNext = new Int32Array(65_536).fill(NONE);
+    this.rootNext = new Int32Array(ROOT_UNITS).fill(NONE);
     for (const pattern of patterns) this.insert(pattern, reversed);
   }
 
   private child(node: number, unit: number): number {
-    if (node === ROOT) return this.rootNext[unit] as number;
+    if (node === ROOT) {
+      if (unit < ROOT_UNITS) return this.rootNext[unit] as number;
+      return this.hasChild[ROOT] === 2 ? this.branch(ROOT, unit) : NONE;
+    }
     const next = node + 1;
     if (next < this.size && this.parent[next] === node && this.unit[next] === unit) return next;
     return this.hasChild[node] === 2 ? this.branch(node, unit) : NONE;
@@ -114,9 +125,12 @@ export class TextAutomaton {
         this.parent[next] = node;
         this.unit[next] = unit;
         this.depth[next] = i + 1;
-        if (node === ROOT) this.rootNext[unit] = next;
-        else if (next !== node + 1) this.addBranch(node, unit, next);
-        this.hasChild[node] = node !== ROOT && next !== node + 1 ? 2 : Math.max(1, this.hasChild[node] as number);
+        // the root's edges by a table of the first code units (where texts spend most of their
+        // search), the others', and the root's beyond that table, by the branch table
+        const branched = node === ROOT ? unit >= ROOT_UNITS : next !== node + 1;
+        if (node === ROOT && !branched) this.rootNext[unit] = next;
+        else if (branched) this.addBranch(node, unit, next);
+        this.hasChild[node] = branched ? 2 : Math.max(1, this.hasChild[node] as number);
       }
       node = next;
     }

@@ -111,6 +111,16 @@ describe('secretMask', () => {
     expect(mask({ password: 'cafe-au-lait' }).text('ordered cafe-au-lait\u0301 twice')).toBe(`ordered ${SECRET_MASK}\u0301 twice`);
   });
 
+  it('masks secrets that start with a character beyond Latin-1, beside ones that do not, whole, cut at the end and at the start', () => {
+    // the first code units of those take another way through the matcher than ASCII ones
+    const m = mask({ password: ['€uro-Passwort', '密码是秘密的', 'plain-ascii-1'] });
+    expect(m.text('a €uro-Passwort b 密码是秘密的 c plain-ascii-1 d')).toBe(`a ${SECRET_MASK} b ${SECRET_MASK} c ${SECRET_MASK} d`);
+    expect(m.text('cut €uro-Pa')).toBe(`cut ${SECRET_MASK}`);
+    expect(m.text('cut 密码是秘')).toBe(`cut ${SECRET_MASK}`);
+    expect(m.tail('码是秘密的 rest')).toBe(`${SECRET_MASK} rest`);
+    expect(m.text('€ and 密 alone')).toBe('€ and 密 alone');
+  });
+
   it('masks a secret no URL can hold (a lone surrogate) in its other forms instead of throwing', () => {
     const odd = 'pass\ud800word';
     const m = mask({ password: odd });
