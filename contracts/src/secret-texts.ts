@@ -45,6 +45,13 @@ export function noSecrets(from?: FoundSecrets): FoundSecrets {
   return { texts: new Set(from?.texts), pairs: new Set(from?.pairs) };
 }
 
+/** Adds the secrets of `from` (texts and pairs) to `into`: `into` itself, for a chain of calls. */
+export function addFoundSecrets(into: FoundSecrets, from: FoundSecrets): FoundSecrets {
+  for (const text of from.texts) into.texts.add(text);
+  for (const pair of from.pairs) into.pairs.add(pair);
+  return into;
+}
+
 /**
  * Adds the secret texts a service holds itself (an integration's password, a device's, a session
  * cookie) to `found`, each from {@link MIN_SECRET_CHARS} characters on (shorter ones and undefined

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import {
   AppError,
   MIN_SECRET_CHARS,
+  addFoundSecrets,
   addSecretTexts,
   findSecrets,
   isValid,
@@ -150,12 +151,6 @@ function pythonReprForms(text: string): string[] {
     if (out !== text) forms.add(out);
   }
   return [...forms];
-}
-
-function addSecrets(to: FoundSecrets, from: FoundSecrets): FoundSecrets {
-  for (const text of from.texts) to.texts.add(text);
-  for (const pair of from.pairs) to.pairs.add(pair);
-  return to;
 }
 
 /** What a worker wrote to stderr, the secrets it may hold masked before the end shown is cut. */
@@ -366,11 +361,11 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     worker.job = job;
     // nothing kept in stderr: no earlier request but the last can be in what comes next
     if (worker.stderr === '') worker.secrets = noSecrets(worker.lastSecrets);
-    addSecrets(worker.secrets, job.secrets);
+    addFoundSecrets(worker.secrets, job.secrets);
     if (worker.secrets.texts.size + worker.secrets.pairs.size > MAX_STDERR_SECRETS) {
       worker.stderr = '';
       worker.stderrCut = true;
-      worker.secrets = addSecrets(noSecrets(worker.lastSecrets), job.secrets);
+      worker.secrets = addFoundSecrets(noSecrets(worker.lastSecrets), job.secrets);
     }
     worker.lastSecrets = job.secrets;
   }

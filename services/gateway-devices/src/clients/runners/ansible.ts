@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { AppError, HOST_KEY_CHECKING, findSecrets, knownHostsKey, noSecrets, secretMask } from '@nap/contracts';
+import { AppError, HOST_KEY_CHECKING, addFoundSecrets, findSecrets, knownHostsKey, noSecrets, secretMask } from '@nap/contracts';
 import type { FoundSecrets, HostKeyChecking } from '@nap/contracts';
 import { KEY_MATERIAL, isKeyFileVariable, keyPathAdvice, readKeyFile } from '../key-files';
 import { findOnPath } from '../process-run';
@@ -283,9 +283,7 @@ export class AnsibleRunner {
     given: FoundSecrets = noSecrets(),
   ): Promise<ProcessOutcome> {
     return this.withWorkDir(targets, async (dir, inventoryFile, inventorySecrets) => {
-      const secrets = noSecrets(inventorySecrets);
-      for (const text of given.texts) secrets.texts.add(text);
-      for (const pair of given.pairs) secrets.pairs.add(pair);
+      const secrets = addFoundSecrets(noSecrets(inventorySecrets), given);
       const extra = path.join(dir, 'extra-vars.json');
       await writeFile(extra, JSON.stringify(ansibleUnsafe(objectArgs(req.args, 'playbook'))), { mode: 0o600 });
       const args = ['-i', inventoryFile, file, '-e', `@${extra}`];
