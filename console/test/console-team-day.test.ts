@@ -73,11 +73,22 @@ describe('the morning after', () => {
 
     // one that stops while the list shows it says why without a reload: paused at once, shown
     // paused, then resumed, it stops in error in front of the person (its task takes 5 s, so that a
-    // loaded machine shows it paused before the task's error stops it)
+    // loaded machine shows it paused before the task's error stops it). The page's event stream is
+    // held until the job was started and paused, after the list was read: the start and the pause
+    // happen before the stream follows the platform, and the list must still come to show them.
+    let releaseStream = () => {};
+    const streamHeld = new Promise<void>((resolve) => (releaseStream = resolve));
+    await page.route('**/operations-manager/events', async (route) => {
+      await streamHeld;
+      await route.continue();
+    });
     await page.goto(`${platform.url}/console/jobs`);
+    await rowOf(team.jobs.complete.at(-1)?._id ?? '').waitFor();
     const soak = await startJob(platform, 'Interface soak test', { mode: 'error', seconds: 5 });
     await platform.api('POST', `/operations-manager/jobs/${soak._id}/pause`);
+    releaseStream();
     await rowOf(soak._id).getByText('paused', { exact: true }).waitFor();
+    await page.unroute('**/operations-manager/events');
     await platform.api('POST', `/operations-manager/jobs/${soak._id}/resume`);
     await eventually('the job in error', async () => (await jobStatus(platform, soak._id)) === 'error');
     await rowOf(soak._id).getByText('Soak the interface: CRC errors on Gi0/2', { exact: true }).waitFor();

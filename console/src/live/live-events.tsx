@@ -21,6 +21,9 @@ interface LiveEvents {
 
 const LiveEventsContext = createContext<LiveEvents | undefined>(undefined);
 
+/** The queries job events keep in step (job-event-applier.ts): job pages, job documents, the work queue. */
+const JOB_QUERY_ROOTS: ReadonlySet<string> = new Set(['jobs', 'job', 'tasks']);
+
 /**
  * Follows `GET /operations-manager/events` while someone is logged in: every job event the caller
  * may see updates the query cache (lists and job documents change in place) and reaches the
@@ -62,6 +65,7 @@ export function LiveEventsProvider({
   useEffect(() => {
     if (!enabled) return undefined;
     let lostOnce = false;
+    let openedOnce = false;
     const close = followEventStream('/operations-manager/events', {
       onEvent: (message) => {
         // events missed that the platform does not send (before a resume's window, or no longer kept): what the console shows is read again
@@ -77,6 +81,15 @@ export function LiveEventsProvider({
         // events missed before the stream had an id to resume from are fetched instead
         if (state === 'down') lostOnce = true;
         if (state === 'open' && lostOnce) void client.invalidateQueries();
+        // the first open: what a page read before the stream followed the platform (a job started
+        // or paused in between) is read again, once; what it has not read yet needs nothing
+        if (state === 'open' && !openedOnce && !lostOnce) {
+          openedOnce = true;
+          void client.invalidateQueries({
+            predicate: (query) =>
+              JOB_QUERY_ROOTS.has(String(query.queryKey[0])) && (query.state.dataUpdatedAt > 0 || query.state.fetchStatus === 'fetching'),
+          });
+        }
       },
       onUnauthenticated,
       reconnectAfterEnd: () => true,
