@@ -2,10 +2,11 @@
  * MongoDB query, update, projection and sort semantics for the embedded store, delegated to
  * mingo. mingo errors (unknown operators, mixed projections, …) become `BAD_REQUEST`.
  */
-import { Query, find as mingoFind } from 'mingo';
-import { update as mingoUpdate } from 'mingo/updater';
+import type * as MingoModule from 'mingo';
+import type { Query } from 'mingo';
+import type * as MingoUpdaterModule from 'mingo/updater';
 import { MingoError, isEqual, setValue } from 'mingo/util';
-import { isPlainObject } from '@nap/util';
+import { isPlainObject, onFirstUse } from '@nap/util';
 import type { Doc, Filter, Projection, SortSpec, Update } from '../../types';
 import { cloneValue } from '../clone';
 import { badRequest } from '../errors';
@@ -13,6 +14,13 @@ import { isRegExp } from '../values';
 import { applySimpleUpdate, simpleMatcher, simpleProjection } from './simple-semantics';
 
 type AnyRecord = Record<string, unknown>;
+
+// mingo (its query, expression and pipeline operators: ~300 modules, a fifth of the time a platform
+// takes to load) decides only what the simple paths cannot (simple-semantics.ts): loaded on first use
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (onFirstUse)
+const mingo = onFirstUse(() => require('mingo') as typeof MingoModule);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (onFirstUse)
+const mingoUpdater = onFirstUse(() => require('mingo/updater') as typeof MingoUpdaterModule);
 
 function translate(e: unknown, what: string): never {
   // mingo reports bad operators with MingoError, and a bad `$regex` pattern with SyntaxError.
@@ -43,7 +51,7 @@ export function compileFilter(filter: Filter | undefined): Matcher {
       const decided = simple(doc);
       if (decided !== undefined) return decided;
       try {
-        query ??= new Query(filter);
+        query ??= new (mingo().Query)(filter);
         return query.test(doc);
       } catch (e) {
         return translate(e, 'Invalid filter');
@@ -51,7 +59,7 @@ export function compileFilter(filter: Filter | undefined): Matcher {
     };
   }
   try {
-    const query = new Query(filter);
+    const query = new (mingo().Query)(filter);
     return (doc) => {
       try {
         return query.test(doc);
@@ -102,7 +110,7 @@ export function sortDocs<T extends Doc>(docs: T[], sort: SortSpec | undefined): 
   if (sort === undefined || Object.keys(sort).length === 0 || docs.length < 2) return docs;
   try {
     // mingo's cursor answers the documents it was given, reordered
-    return mingoFind(docs, {}).sort(sort).all() as T[];
+    return mingo().find(docs, {}).sort(sort).all() as T[];
   } catch (e) {
     return translate(e, 'Invalid sort');
   }
@@ -113,7 +121,7 @@ export function projectDocs(docs: Doc[], projection: Projection | undefined): Do
   const simple = simpleProjection(projection);
   if (simple !== undefined) return docs.map(simple);
   try {
-    return mingoFind(docs, {}, projection).all() as Doc[];
+    return mingo().find(docs, {}, projection).all() as Doc[];
   } catch (e) {
     return translate(e, 'Invalid projection');
   }
@@ -212,11 +220,16 @@ export function applyUpdate(doc: Doc, update: Update, filter: Filter, inserting:
     modifier.$set = { ...(isPlainObject(modifier.$set) ? modifier.$set : {}), ...onInsert };
   }
   if (Object.keys(modifier).length === 0) return false;
+  // an inserted document (the filter's equalities): the simple shapes as for any other
+  if (inserting) {
+    const fast = applySimpleUpdate(doc, modifier);
+    if (fast !== undefined) return fast;
+  }
   checkOperandTypes(doc, modifier);
   try {
     // The filter is passed as the condition so positional `$` paths resolve; an inserted document
     // need not match the filter, so it gets none.
-    const changed = mingoUpdate(doc, modifier, undefined, inserting ? undefined : filter, { cloneMode: 'deep' });
+    const changed = mingoUpdater().update(doc, modifier, undefined, inserting ? undefined : filter, { cloneMode: 'deep' });
     return changed.length > 0;
   } catch (e) {
     return translate(e, 'Invalid update');

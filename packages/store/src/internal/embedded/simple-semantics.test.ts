@@ -18,6 +18,9 @@ const DOCS: Doc[] = [
   { _id: 'e', metrics: { server_id: { nested: 1 } }, n: 'three', status: { s: 1 } },
   { _id: 'f', metrics: 'flat', n: -0, eventsPublished: 7 },
   { _id: 'g' },
+  { _id: 'h', deleting: '2026-12-06', nextRunAt: 4, claim: { at: 2 }, lease: 's2', n: 2.5 },
+  { _id: 'i', deleting: null, nextRunAt: 9, claim: null, status: 'paused' },
+  { _id: 'j', nextRunAt: 1, claim: { at: 7 }, status: '' },
 ];
 
 const FILTERS: Filter[] = [
@@ -37,6 +40,21 @@ const FILTERS: Filter[] = [
   { flag: true },
   { status: { $in: [null] } },
   { 'metrics.server_id': { $nin: ['s1', null] } },
+  { status: null },
+  { deleting: { $ne: null } },
+  { status: { $ne: null }, n: { $ne: null } },
+  { $or: [{ lease: { $exists: false } }, { lease: 's1' }], n: { $lte: 3 } },
+  { $or: [{ status: 'complete' }, { 'metrics.server_id': 's1' }] },
+  { nextRunAt: { $ne: null, $lte: 5 }, $or: [{ claim: null }, { 'claim.at': { $lt: 3 } }] },
+  { 'metrics.server_id': null, n: { $eq: null } },
+  { n: { $gt: 0 } },
+  { n: { $gte: 0, $lt: 5 } },
+  { n: { $lte: 2.5 } },
+  { status: { $gt: 'p' } },
+  { status: { $lt: 'running' } },
+  { _id: { $gt: 'b', $lte: 'e' } },
+  { $and: [{ status: 'running' }, { n: { $gte: 0 } }] },
+  { $and: [{ _id: { $gt: 'a' } }, { $and: [{ n: { $lt: 4 } }] }], 'metrics.server_id': { $exists: true } },
 ];
 
 function mingoMatches(filter: Filter, doc: Doc): boolean {
@@ -47,17 +65,28 @@ describe('filters matched without mingo', () => {
   it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))('%s matches what mingo matches', (_name, filter) => {
     const matcher = simpleMatcher(filter);
     expect(matcher).toBeDefined();
+    const verdicts = new Set<boolean>();
     for (const doc of DOCS) {
       const decided = matcher?.(doc);
       // undecided documents go to mingo: only decided ones must agree
-      if (decided !== undefined) expect({ doc: doc._id, matches: decided }).toEqual({ doc: doc._id, matches: mingoMatches(filter, doc) });
+      if (decided === undefined) continue;
+      verdicts.add(decided);
+      expect({ doc: doc._id, matches: decided }).toEqual({ doc: doc._id, matches: mingoMatches(filter, doc) });
     }
+    // the filter is decided both ways without mingo on these documents
+    expect([...verdicts].sort()).toEqual([false, true]);
   });
 
   it('leaves every other shape to mingo', () => {
     for (const filter of [
-      { $or: [{ a: 1 }] },
-      { a: { $gt: 1 } },
+      { $or: [{ a: { b: 1 } }] },
+      { a: { $gt: true } },
+      { a: { $lt: null } },
+      { a: { $gte: [1] } },
+      { $and: [] },
+      { $and: [{ $nor: [{ a: 1 }] }] },
+      { $or: [] },
+      { $and: { a: 1 } },
       { a: { b: 1 } },
       { 'a.0': 1 },
       { a: /x/ },
@@ -81,6 +110,12 @@ const UPDATES: Update[] = [
   { $push: { fresh: { $each: [] } } },
   { $push: { 'deep.list': 'v' } },
   { $set: { outbox: [], eventsPublished: 9 }, $unset: { lease: '' } },
+  { $max: { n: 2 } },
+  { $min: { n: 1 } },
+  { $max: { eventsPublished: 9 }, $set: { status: 'x' } },
+  { $max: { eventsPublished: 7 } },
+  { $max: { 'metrics.count': 4 } },
+  { $min: { fresh: -1 }, $max: { other: 0 } },
 ];
 
 describe('updates applied without mingo', () => {
@@ -113,6 +148,10 @@ describe('updates applied without mingo', () => {
       { $push: { list: { $each: [1], $slice: 2 } } },
       { $set: { 'n.x': 1 } },
       { $set: { 'a.0': 1 } },
+      { $max: { n: 'x' } },
+      { $max: { nil: 1 } },
+      { $min: { a: 1 } },
+      { $max: { n: 2 }, $set: { n: 3 } },
     ])
       expect(applySimpleUpdate(cloneValue(doc), update as Update)).toBeUndefined();
   });

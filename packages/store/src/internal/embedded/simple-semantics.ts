@@ -49,6 +49,12 @@ function equalsTest(value: Scalar): Test {
   };
 }
 
+/** Equality with null: a missing or null value; an array or an object is mingo's to decide. */
+const NULL_TEST: Test = (field) => {
+  if (field === undefined || field === null) return true;
+  return Array.isArray(field) || isPlainObject(field) ? undefined : false;
+};
+
 function inTest(list: readonly unknown[]): Test | undefined {
   if (!list.every((v) => v === null || isScalar(v))) return undefined;
   const withNull = list.includes(null);
@@ -59,14 +65,40 @@ function inTest(list: readonly unknown[]): Test | undefined {
   };
 }
 
+/**
+ * `$gt`, `$gte`, `$lt`, `$lte` against a finite number or a string: a value of the same type is
+ * compared, a missing or null one never matches; any other value (an array, an object, a value of
+ * another type, which MongoDB orders by type) is mingo's to decide.
+ */
+function rangeTest(op: string, operand: unknown): Test | undefined {
+  if (!(typeof operand === 'string' || (typeof operand === 'number' && Number.isFinite(operand)))) return undefined;
+  const type = typeof operand;
+  const holds =
+    op === '$gt'
+      ? (v: string | number) => v > operand
+      : op === '$gte'
+        ? (v: string | number) => v >= operand
+        : op === '$lt'
+          ? (v: string | number) => v < operand
+          : (v: string | number) => v <= operand;
+  return (field) => {
+    if (field === undefined || field === null) return false;
+    if (typeof field !== type || (type === 'number' && !Number.isFinite(field))) return undefined;
+    return holds(field as string | number);
+  };
+}
+
 function operatorTest(op: string, operand: unknown): Test | undefined {
   switch (op) {
     case '$eq':
-      return isScalar(operand) ? equalsTest(operand) : undefined;
+      return isScalar(operand) ? equalsTest(operand) : operand === null ? NULL_TEST : undefined;
     case '$ne': {
-      if (!isScalar(operand)) return undefined;
-      const eq = equalsTest(operand);
-      return (field) => !eq(field);
+      const eq = isScalar(operand) ? equalsTest(operand) : operand === null ? NULL_TEST : undefined;
+      if (eq === undefined) return undefined;
+      return (field) => {
+        const equal = eq(field);
+        return equal === undefined ? undefined : !equal;
+      };
     }
     case '$in':
       return Array.isArray(operand) ? inTest(operand) : undefined;
@@ -84,24 +116,77 @@ function operatorTest(op: string, operand: unknown): Test | undefined {
       return typeof operand === 'number' && Number.isInteger(operand) && operand >= 0
         ? (field) => Array.isArray(field) && field.length === operand
         : undefined;
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte':
+      return rangeTest(op, operand);
     default:
       return undefined;
   }
 }
 
+/** A filter's verdict on a document: true, false, or undefined when mingo must decide. */
+type Verdict = (doc: Doc) => boolean | undefined;
+
 /**
- * A matcher for filters of named paths compared with scalars by equality, `$eq`, `$ne`, `$in`,
- * `$nin` (scalars and null), `$exists` and `$size`; undefined for any other filter. The matcher
- * answers undefined for a document it cannot decide (an array on a path, a value compared with
- * null that is an array or an object), which the caller then gives to mingo.
+ * A matcher for filters of named paths compared with scalars by equality (null too), `$eq`, `$ne`,
+ * `$in`, `$nin` (scalars and null), `$exists`, `$size`, `$gt`/`$gte`/`$lt`/`$lte` (a number or a
+ * string), and `$and`/`$or` of such filters; undefined for any other filter. The matcher answers
+ * undefined for a document it cannot decide (an array on a path, a value compared with null that is
+ * an array or an object, a range against a value of another type), which the caller then gives to
+ * mingo.
  */
-export function simpleMatcher(filter: Filter): ((doc: Doc) => boolean | undefined) | undefined {
-  const clauses: { segments: string[]; tests: Test[] }[] = [];
+export function simpleMatcher(filter: Filter): Verdict | undefined {
+  return compileSimple(filter, 0);
+}
+
+/** Every verdict true (undecided when none is false and one is undecided). */
+function allOf(parts: Verdict[]): Verdict {
+  return (doc) => {
+    let undecided = false;
+    for (const part of parts) {
+      const ok = part(doc);
+      if (ok === false) return false;
+      if (ok === undefined) undecided = true;
+    }
+    return undecided ? undefined : true;
+  };
+}
+
+/** Some verdict true (undecided when none is true and one is undecided). */
+function anyOf(parts: Verdict[]): Verdict {
+  return (doc) => {
+    let undecided = false;
+    for (const part of parts) {
+      const ok = part(doc);
+      if (ok === true) return true;
+      if (ok === undefined) undecided = true;
+    }
+    return undecided ? undefined : false;
+  };
+}
+
+/** The verdict of one filter object, or undefined when some part of it is not of the simple shape. */
+function compileSimple(filter: Filter, depth: number): Verdict | undefined {
+  const parts: Verdict[] = [];
   for (const [path, condition] of Object.entries(filter)) {
+    if (path === '$and' || path === '$or') {
+      if (!Array.isArray(condition) || condition.length === 0 || depth > 4) return undefined;
+      const branches: Verdict[] = [];
+      for (const clause of condition as unknown[]) {
+        const branch = isPlainObject(clause) ? compileSimple(clause, depth + 1) : undefined;
+        if (branch === undefined) return undefined;
+        branches.push(branch);
+      }
+      parts.push(path === '$and' ? allOf(branches) : anyOf(branches));
+      continue;
+    }
     const segments = segmentsOf(path);
     if (segments === undefined) return undefined;
     const tests: Test[] = [];
     if (isScalar(condition)) tests.push(equalsTest(condition));
+    else if (condition === null) tests.push(NULL_TEST);
     else if (isPlainObject(condition)) {
       const ops = Object.entries(condition);
       if (ops.length === 0) return undefined;
@@ -111,28 +196,24 @@ export function simpleMatcher(filter: Filter): ((doc: Doc) => boolean | undefine
         tests.push(test);
       }
     } else return undefined;
-    clauses.push({ segments, tests });
-  }
-  return (doc) => {
-    let undecided = false;
-    for (const { segments, tests } of clauses) {
+    parts.push((doc) => {
       const field = resolve(doc, segments);
-      if (field === ARRAY) {
-        undecided = true;
-        continue;
-      }
+      if (field === ARRAY) return undefined;
+      let undecided = false;
       for (const test of tests) {
         const ok = test(field);
         if (ok === false) return false;
         if (ok === undefined) undecided = true;
       }
-    }
-    return undecided ? undefined : true;
-  };
+      return undecided ? undefined : true;
+    });
+  }
+  return parts.length === 1 ? parts[0] : allOf(parts);
 }
 
 /**
- * `$set`, `$unset` and `$push` (a value, or `$each` alone) of named paths through plain objects,
+ * `$set`, `$unset`, `$push` (a value, or `$each` alone), `$max` and `$min` (of numbers, onto a missing
+ * or numeric value) of named paths through plain objects,
  * applied to `doc` in place. Answers whether the document changed, or `undefined` (nothing done)
  * when the update needs the general path: other operators, paths that overlap, a path through a
  * value that is not an object, `$push` to a value that is not an array.
@@ -141,9 +222,21 @@ export function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined
   const sets = update.$set;
   const unsets = update.$unset;
   const pushes = update.$push;
-  for (const key of Object.keys(update)) if (key !== '$set' && key !== '$unset' && key !== '$push') return undefined;
+  for (const key of Object.keys(update))
+    if (key !== '$set' && key !== '$unset' && key !== '$push' && key !== '$max' && key !== '$min') return undefined;
   if ((sets !== undefined && !isPlainObject(sets)) || (unsets !== undefined && !isPlainObject(unsets))) return undefined;
   if (pushes !== undefined && !isPlainObject(pushes)) return undefined;
+  // `$max`/`$min` of finite numbers (onto a missing or numeric value, checked below)
+  const bounds: [string, number, '$max' | '$min'][] = [];
+  for (const op of ['$max', '$min'] as const) {
+    const operand = update[op];
+    if (operand === undefined) continue;
+    if (!isPlainObject(operand)) return undefined;
+    for (const [path, value] of Object.entries(operand)) {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+      bounds.push([path, value, op]);
+    }
+  }
   const setEntries = Object.entries(sets ?? {});
   const unsetPaths = Object.keys(unsets ?? {});
   const pushEntries: [string, unknown[]][] = [];
@@ -154,7 +247,7 @@ export function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined
       pushEntries.push([path, value.$each as unknown[]]);
     } else pushEntries.push([path, [value]]);
   }
-  const paths = [...setEntries.map(([p]) => p), ...unsetPaths, ...pushEntries.map(([p]) => p)];
+  const paths = [...setEntries.map(([p]) => p), ...unsetPaths, ...pushEntries.map(([p]) => p), ...bounds.map(([p]) => p)];
   const split = new Map<string, string[]>();
   for (const path of paths) {
     if (path === '_id' || path.startsWith('_id.')) return undefined;
@@ -179,6 +272,11 @@ export function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined
     const target = resolve(doc, split.get(path) as string[]);
     if (target !== undefined && target !== ARRAY && !Array.isArray(target)) return undefined;
     if (target === ARRAY) return undefined;
+  }
+  // a bound compares numbers only (MongoDB orders other values by type)
+  for (const [path] of bounds) {
+    const target = resolve(doc, split.get(path) as string[]);
+    if (target !== undefined && (typeof target !== 'number' || !Number.isFinite(target))) return undefined;
   }
   const parentOf = (segments: string[]): AnyRecord => {
     let parent: AnyRecord = doc;
@@ -207,6 +305,15 @@ export function applySimpleUpdate(doc: Doc, update: Update): boolean | undefined
       delete parent[last];
       changed = true;
     }
+  }
+  for (const [path, value, op] of bounds) {
+    const segments = split.get(path) as string[];
+    const parent = parentOf(segments);
+    const last = segments[segments.length - 1] as string;
+    const current = Object.hasOwn(parent, last) ? (parent[last] as number) : undefined;
+    if (current !== undefined && (op === '$max' ? value <= current : value >= current)) continue;
+    parent[last] = value;
+    changed = true;
   }
   for (const [path, values] of pushEntries) {
     const segments = split.get(path) as string[];
