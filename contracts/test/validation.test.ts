@@ -28,6 +28,12 @@ describe('validation', () => {
   it('stops on a schema that does not compile, naming the operation and part', () => {
     const broken = op({ id: 'test.broken', request: { body: { $id: 'nap:test.broken/body', type: 'objekt' } } });
     expect(() => compileOperation(broken)).toThrow(/Operation test.broken: the body schema does not compile/);
+    // a query schema too, though the platform compiles those without the meta-schema check
+    const brokenQuery = op({
+      id: 'test.brokenQuery',
+      request: { query: { type: 'object', properties: { q: { type: 'string', maxLength: -1 } } } },
+    });
+    expect(() => compileOperation(brokenQuery)).toThrow(/Operation test.brokenQuery: the query schema does not compile/);
   });
 
   it('compiles a schema once and reuses it', () => {

@@ -1,8 +1,13 @@
 import { AppError, escapeUnprintable } from '@nap/contracts';
 import type { BundleType, ErrorCode, PrebuiltComponent, PrebuiltPackage, PrebuiltRecord, PrebuiltValidation } from '@nap/contracts';
-import semver from 'semver';
+import type * as Semver from 'semver';
 import type { HandlerContext } from '@nap/bus';
+import { onFirstUse } from '@nap/util';
 import type { PrebuiltDoc } from '../store/prebuilts';
+
+// semver (~50 modules) loads with the first pre-built checked, not with every platform
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use (onFirstUse)
+const semverModule = onFirstUse(() => require('semver') as typeof Semver);
 
 /**
  * Prebuilts: packages of workflows, transformations, templates, forms and MOP templates, installed
@@ -78,7 +83,7 @@ function error(code: ErrorCode, member: string, message: string, at?: At): Probl
 /** What refuses the package as a whole: a version that is not semantic, the package installed already (`other`, unless it is the one upgraded). */
 export function packageProblems(pkg: PrebuiltPackage, other: PrebuiltDoc | null, upgrading: PrebuiltDoc | undefined): Problem[] {
   const problems: Problem[] = [];
-  if (semver.valid(pkg.metadata.version) === null)
+  if (semverModule().valid(pkg.metadata.version) === null)
     problems.push(
       error(
         'VALIDATION_FAILED',
@@ -271,6 +276,7 @@ export function unmetDependencies(metadata: PrebuiltPackage['metadata'], invento
         unmet.push({ name, range, kind, message: `${wanted}: ${what} has no version to check against ${range}` });
         return;
       }
+      const semver = semverModule();
       if (semver.validRange(range) === null) {
         unmet.push({ name, range, kind, found, message: `${wanted}: "${range}" is not a version range semver reads` });
         return;
@@ -376,6 +382,7 @@ export function checkSamePackage(id: string, current: PrebuiltDoc, pkg: Prebuilt
 
 /** Refuses an upgrade to a version that is not newer than the installed one. */
 export function checkNewer(current: PrebuiltDoc, pkg: PrebuiltPackage): void {
+  const semver = semverModule();
   const older = semver.valid(current.metadata.version);
   if (older !== null && !semver.gt(pkg.metadata.version, older)) {
     throw new AppError(
