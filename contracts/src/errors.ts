@@ -255,7 +255,8 @@ export const ERROR_CODES = {
   TRANSFORMATION_STEP_FAILED: {
     status: 422,
     retryable: false,
-    description: 'A step of the transformation failed at run time; the message names the step id and method.',
+    description:
+      'A step of the transformation failed at run time; the message names the step id and method, and the incoming values the run was not given (details.missingIncoming).',
   },
   TRANSFORMATION_LIMIT_EXCEEDED: {
     status: 422,

@@ -490,6 +490,12 @@ describe('JST checks and bounds', () => {
       code: 'TRANSFORMATION_STEP_FAILED',
       message: 'The transformation failed at step 12 (Array.join): argument 1 (array) must be an array, not string',
     });
+    // a step that fails reading an incoming value the run was not given says so
+    expect(thrown(() => run(d, {}))).toEqual({
+      code: 'TRANSFORMATION_STEP_FAILED',
+      message:
+        'The transformation failed at step 12 (Array.join): argument 1 (array) must be an array, not undefined (incoming "a" was not given)',
+    });
   });
 
   it('stops a run past its step budget, its time, or its value size, naming the limit and the step', () => {

@@ -274,7 +274,15 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
     inputs[id] = value;
   }
   const run = new Run(plan, deps.regex, limits);
-  const out = run.runRoot(inputs);
+  let out: Obj;
+  try {
+    out = run.runRoot(inputs);
+  } catch (err) {
+    throw withMissingIncoming(
+      err,
+      root.incomingIds.filter((id) => inputs[id] === undefined),
+    );
+  }
   const result: Obj = {};
   for (const [i, id] of root.outgoingIds.entries()) {
     let value = out[id];
@@ -306,4 +314,17 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
     return isPlainObject(data) && Object.hasOwn(data, only) ? data[only] : null;
   }
   return data;
+}
+
+/**
+ * A failed step's error saying which incoming values the run was not given (`incoming "site" was
+ * not given`, and `details.missingIncoming`): the step that reads one fails on `undefined`, far from
+ * the cause. Any other error, or a run given every incoming value, as it is.
+ */
+function withMissingIncoming(err: unknown, missing: string[]): unknown {
+  if (missing.length === 0 || !isAppError(err) || err.code !== 'TRANSFORMATION_STEP_FAILED') return err;
+  const names = missing.map((id) => `"${id}"`).join(', ');
+  const said = missing.length === 1 ? `incoming ${names} was not given` : `incoming ${names} were not given`;
+  const details = isPlainObject(err.details) ? err.details : {};
+  return new AppError(err.code, `${err.message} (${said})`, { details: { ...details, missingIncoming: missing }, cause: err.cause });
 }
