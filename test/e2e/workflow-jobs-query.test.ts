@@ -297,6 +297,15 @@ describe('getJobList', () => {
     expect(seen).toEqual(all.results.map((j) => j._id));
     expect((await call('POST', '/workflow_engine/getJobList/sleeping', { options: {} })).status).toBe(400);
     expect((await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { $where: 'x' } } })).status).toBe(400);
+    // a misspelled option would list every job as if no filter was given
+    const misspelled = await call('POST', '/workflow_engine/getJobList/all', { options: { filtr: { name: 'x' } } });
+    expect({ status: misspelled.status, body: misspelled.body }).toMatchObject({
+      status: 400,
+      body: {
+        code: 'VALIDATION_FAILED',
+        details: [{ member: 'body.options.filtr', message: expect.stringContaining("did you mean 'filter'") }],
+      },
+    });
     expect((await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { name: { $ne: 'x' } } } })).status).toBe(400);
   });
 });

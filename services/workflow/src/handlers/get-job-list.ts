@@ -1,4 +1,5 @@
-import { AppError, JOB_STATUSES, assertJsonDepth } from '@nap/contracts';
+import { AppError, JOB_STATUSES, assertJsonDepth, assertNoMisspelledMembers, getJobListBodySchema } from '@nap/contracts';
+import type { JsonSchema } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import type { Filter } from '@nap/store';
 import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter, withAfter } from '../domain/job-query';
@@ -15,6 +16,8 @@ export function getJobList(svc: WorkflowContext): Handler<'workflow.getJobList'>
         details: [{ member: 'params.status', message: `must be all or one of ${JOB_STATUSES.join(', ')}` }],
       });
     }
+    // an option misspelled (`filtr`, `Page`) would list every job of the status as if none was given
+    assertNoMisspelledMembers(getJobListBodySchema as unknown as JsonSchema, input.body, 'body');
     const { filter, page, sort } = input.body.options;
     assertJsonDepth(filter, 'options.filter');
     const clauses: Filter[] = listFilter(filter);
