@@ -27,6 +27,11 @@ const LOADED_ON_FIRST_USE = {
   ssh2: 'a connection to a device',
   '@opentelemetry/sdk-trace-node': 'spans recorded (OTEL_EXPORTER_OTLP_ENDPOINT)',
   '@opentelemetry/exporter-trace-otlp-http': 'spans recorded',
+  mingo: 'a filter, sort, projection or update of the embedded store beyond its simple shapes',
+  'mingo/updater': 'an update of the embedded store beyond its simple shapes',
+  '@nats-io/nats-core': 'a bus over NATS (NAP_NATS_URL)',
+  '@nats-io/jetstream': 'a bus over NATS',
+  semver: 'a pre-built checked',
 } as const;
 
 // Starts the platform, lists every library entry point in the module cache, stops.
