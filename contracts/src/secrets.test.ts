@@ -14,8 +14,11 @@ describe('the secret policy', () => {
       'x_api_key',
       'token',
       'authorization',
+      'PW',
+      'pwd',
+      'enable_pwd',
     ];
-    const plain = ['passwordSet', 'status', 'name', 'tokens_used', 'tasks', 'author'];
+    const plain = ['passwordSet', 'status', 'name', 'tokens_used', 'tasks', 'author', 'power', 'pwr', 'cwd'];
     expect(secret.filter((n) => !isSecretKey(n))).toEqual([]);
     expect(plain.filter((n) => isSecretKey(n))).toEqual([]);
     // asked again (the answers are remembered) and past what is remembered: the same answers

@@ -4,7 +4,7 @@
  * job documents mask by it.
  *
  * A member holds a secret when its name, compared without case, `_` or `-`, is one of the secret
- * names (`password`, `token`, `authorization`, …) or ends with a secret suffix (`gw_password`,
+ * names (`password`, `pw`, `token`, `authorization`, …) or ends with a secret suffix (`gw_password`, `enable_pwd`,
  * `gw_become_pass`, `gw_ssh_private_key`, `ansible_ssh_pass`, `client_secret`, `x_api_key`), or when
  * its value is private key material, whatever the name.
  */
@@ -23,6 +23,9 @@ const SECRET_NAMES: ReadonlySet<string> = new Set([
   'passwd',
   'password',
   'passphrase',
+  // the short forms people give a password variable (`PW`, `pwd`)
+  'pw',
+  'pwd',
   'community',
   'credential',
   'credentials',
@@ -32,6 +35,7 @@ const SECRET_NAMES: ReadonlySet<string> = new Set([
 const SECRET_SUFFIXES: readonly string[] = [
   'password',
   'passwd',
+  'pwd',
   'passphrase',
   'becomepass',
   'sshpass',
