@@ -157,6 +157,19 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
     return ids.map((id) => told.get(String(id)) ?? { target: { kind, id: String(id) } });
   }
 
+  /**
+   * One more record per device a request runs on (its operation's `auditDevices`), each naming the
+   * device; none for a request on no device list.
+   */
+  function deviceEntries(request: AuditedRequest, outcome: AuditEntry['outcome']): AuditEntry[] {
+    const member = request.op.auditDevices;
+    const listed = member !== undefined && isRecord(request.locals.body) ? request.locals.body[member] : undefined;
+    if (!Array.isArray(listed)) return [];
+    const names = new Set<string>();
+    for (const name of listed) if (typeof name === 'string' && name !== '') names.add(name);
+    return [...names].map((name) => ({ ...entryOf(request, outcome), target: { kind: 'device', name } }));
+  }
+
   return {
     async recordSuccess(request, result) {
       if (!isAuditedOutcome(request.op, request.method, result.status)) return;
@@ -167,6 +180,7 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
       const entries = each?.map((one) => entryOf(request, outcome, one)) ?? [
         entryOf(request, outcome, part, part?.target?.id === undefined ? answerOf(result) : undefined),
       ];
+      entries.push(...deviceEntries(request, outcome));
       try {
         await Promise.all(entries.map(durably));
       } catch (err) {
@@ -182,6 +196,7 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
       if (!isAuditedOutcome(request.op, request.method, error.status)) return;
       const outcome = { status: error.status, code: error.code };
       const entries = partsOfEach(request, undefined)?.map((one) => entryOf(request, outcome, one)) ?? [entryOf(request, outcome)];
+      entries.push(...deviceEntries(request, outcome));
       const failed = (await Promise.allSettled(entries.map(durably))).filter((r) => r.status === 'rejected');
       if (failed.length > 0) {
         const [first] = failed;

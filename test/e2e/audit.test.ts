@@ -334,6 +334,29 @@ it('names the device a command went to, and leaves out a read the spec routes as
   expect(await records(`equals[requestId]=${encodeURIComponent(requestId)}`)).toEqual([]);
 });
 
+it('records a run on several devices once more per device, each found by the name of its device', async () => {
+  const template = await platform.http('POST', '/mop/createTemplate', {
+    token: admin,
+    body: { mop: { name: 'audited-run', os: 'ios', passRule: true, commands: [{ command: 'show clock', passRule: true, rules: [] }] } },
+  });
+  expect(template.status).toBe(200);
+  const run = await platform.http('POST', '/mop/RunCommandTemplate', {
+    token: admin,
+    body: { template: 'audited-run', devices: ['audited-edge-1', 'audited-edge-2', 'audited-edge-1'] },
+  });
+  const requestId = run.headers.get('x-request-id') ?? '';
+  const recorded = await records(`equals[requestId]=${encodeURIComponent(requestId)}`);
+  expect(recorded.map((r) => ({ operation: r.operation, target: r.target, status: r.outcome.status }))).toEqual(
+    expect.arrayContaining([
+      { operation: 'mop.RunCommandTemplate', target: { kind: 'device', name: 'audited-edge-1' }, status: run.status },
+      { operation: 'mop.RunCommandTemplate', target: { kind: 'device', name: 'audited-edge-2' }, status: run.status },
+    ]),
+  );
+  // the run's own record, and one per device named (once each)
+  expect(recorded).toHaveLength(3);
+  expect((await records('equals[target.name]=audited-edge-2')).map((r) => r.operation)).toEqual(['mop.RunCommandTemplate']);
+});
+
 it('records a cancel of several jobs once per job, named, with the status each left', async () => {
   const waiting = workflowDocument('audited-wait', { v1: waitingTask() }, [
     ['workflow_start', 'v1'],

@@ -48,6 +48,8 @@ export interface OperationSpec {
   auditEach?: string;
   /** See {@link OperationDef.auditName}. */
   auditName?: string;
+  /** See {@link OperationDef.auditDevices}. */
+  auditDevices?: string;
   /** See {@link OperationDef.safe}. */
   safe?: boolean;
 }
@@ -175,6 +177,7 @@ export function defineOperations<S extends ServiceName, const Specs extends read
     if (input.auditKind !== undefined) op.auditKind = input.auditKind;
     if (input.auditEach !== undefined) op.auditEach = input.auditEach;
     if (input.auditName !== undefined) op.auditName = input.auditName;
+    if (input.auditDevices !== undefined) op.auditDevices = input.auditDevices;
     if (input.safe !== undefined) op.safe = input.safe;
     out[id] = deepFreeze(op);
   }

@@ -390,6 +390,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'runAnalyticsTemplateDevices',
+    auditDevices: 'devices',
     summary: 'Run an analytic template for devices',
     http: { method: 'POST', path: '/mop/runAnalyticsTemplateDevices' },
     roles: ROLE_SETS.run,
@@ -415,6 +416,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'RunCommandDevices',
+    auditDevices: 'devices',
     summary: 'Run a command against devices',
     http: { method: 'POST', path: '/mop/RunCommandDevices' },
     roles: ROLE_SETS.run,
@@ -424,6 +426,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'RunCommandTemplate',
+    auditDevices: 'devices',
     summary: 'Run a command template against devices',
     http: { method: 'POST', path: '/mop/RunCommandTemplate' },
     roles: ROLE_SETS.run,
@@ -438,6 +441,7 @@ export const MOP_OPERATIONS = defineOperations('mop', [
   },
   {
     name: 'RunCommandTemplateSingleCommand',
+    auditDevices: 'devices',
     summary: 'Run one command of a template on devices',
     http: { method: 'POST', path: '/mop/RunCommandTemplateSingleCommand' },
     roles: ROLE_SETS.run,

@@ -58,6 +58,13 @@ export interface OperationDef {
    */
   auditName?: string;
   /**
+   * The body member listing the inventory devices a request runs on (`devices` of
+   * `/mop/RunCommandTemplate`): besides the request's own record (the template it runs), the audit
+   * trail records it once per device (`{kind: device, name}`), so that what was run on a device is
+   * found by the device's name, as a command sent to one device is.
+   */
+  auditDevices?: string;
+  /**
    * The body member listing the ids of the things a request acts on, when it acts on several
    * (`jobIds`): the audit trail records the request once per id, each naming its target, so that
    * what happened to one of them is found by its id.
