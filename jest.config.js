@@ -41,6 +41,11 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/bench/', '<rootDir>/test/faults/'],
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   testTimeout: 30_000,
+  // the suites' temporary files (stores, browser profiles) on a disk in memory, where one is (test/memory-tmpdir.cjs)
+  globalSetup: '<rootDir>/test/memory-tmpdir.cjs',
+  globalTeardown: '<rootDir>/test/memory-tmpdir-teardown.cjs',
   // longest suites first, from jest's record of the last run or, on a fresh clone, test/suite-times.json
   testSequencer: '<rootDir>/test/sequencer.cjs',
+  // each module compiled once per worker, not once per test file (test/jest-runtime.cjs)
+  runtime: '<rootDir>/test/jest-runtime.cjs',
 };
