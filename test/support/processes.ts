@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startNatsServer, waitForOutput } from '@nap/testing';
-import type { NatsServer } from '@nap/testing';
+import { waitForOutput } from '@nap/testing';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -83,43 +81,6 @@ export function gatewayUrl(gateway: NapProcess): string {
   const match = /"url":"(https?:\/\/[^"]+)"/.exec(gateway.output());
   if (!match?.[1]) throw new Error(`The gateway did not log its url:\n${gateway.output()}`);
   return match[1];
-}
-
-/** A nats-server, one admin service and gateways over it, sharing a data directory of their own. */
-export interface AdminWithGateways {
-  /** The gateways' URLs, in the order they started. */
-  urls: string[];
-  /** Stops the gateways, the admin service and nats-server, and removes the data directory. */
-  stop(): Promise<void>;
-}
-
-/**
- * What a test of the platform's administration across gateway replicas needs: a nats-server with
- * JetStream, the admin service, then `gateways` gateways (started side by side), all with
- * {@link distributedEnv} and `adminPassword`.
- */
-export async function startAdminWithGateways(label: string, adminPassword: string, gateways = 2): Promise<AdminWithGateways> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `nap-${label}-`));
-  const processes: NapProcess[] = [];
-  let nats: NatsServer | undefined;
-  const stop = async () => {
-    for (const p of processes.reverse()) await p.stop();
-    await nats?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    nats = await startNatsServer({ jetstream: true });
-    const env = distributedEnv(nats.url, dataDir, adminPassword);
-    processes.push(await startNapProcess('services/admin/dist/main.js', env, /Service admin is serving/));
-    const started = await Promise.all(
-      Array.from({ length: gateways }, () => startNapProcess('gateway/dist/main.js', env, /Gateway listening/)),
-    );
-    processes.push(...started);
-    return { urls: started.map(gatewayUrl), stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
 }
 
 /**

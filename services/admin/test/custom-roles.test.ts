@@ -2,16 +2,14 @@ import { CATALOG } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually } from '@nap/testing';
-import { startAdminWithGateways } from '../../../test/support/processes';
-import type { AdminWithGateways } from '../../../test/support/processes';
-import { call as callAt, login as loginAt } from '../../../test/support/http';
 
 /**
  * Custom roles: an administrator defines a role of methods `{ provenance, name }` (the application
  * and the operation, as GET /authorization/methods lists them), gives it to a group, and the
  * group's members may call exactly those operations, checked by the gateway like the built-in
- * roles; changes reach every gateway over the bus; a role a group is given is not deleted; names
- * and methods are checked; changes are audited.
+ * roles; a role a group is given is not deleted; names and methods are checked; changes are
+ * audited. That changes reach every gateway over the bus is tested with a real nats-server in
+ * test/e2e/distributed.test.ts, beside the other cases of two gateways.
  */
 
 type Role = { _id: string; name: string; provenance: string; builtIn: boolean; allowedMethods: { name: string; provenance: string }[] };
@@ -186,63 +184,5 @@ describe('custom roles on one platform', () => {
     expect(deleted.status).toBe(200);
     expect(await platform.auditRecordOf(deleted, admin)).toMatchObject({ operation: 'admin.deleteRole', target: { kind: 'role', id } });
     expect((await call('DELETE', `/authorization/roles/${id}`, admin)).status).toBe(404);
-  });
-});
-
-describe('custom roles across gateways over a real nats-server', () => {
-  let world: AdminWithGateways | undefined;
-  let first: string;
-  let second: string;
-  const password = 'custom-roles-admin-password';
-
-  beforeAll(async () => {
-    world = await startAdminWithGateways('custom-roles', password);
-    [first = '', second = ''] = world.urls;
-  }, 90_000);
-
-  afterAll(async () => {
-    await world?.stop();
-  });
-
-  it('a change of a role made through one gateway is enforced by the other before its sessions expire', async () => {
-    const admin = await loginAt(first, 'admin', password);
-    const role = (
-      await callAt<{ data: Role }>(first, admin, 'POST', '/authorization/roles', {
-        role: { name: 'group-readers', allowedMethods: [getGroups] },
-      })
-    ).body.data;
-    const group = await callAt<{ data: { _id: string } }>(first, admin, 'POST', '/authorization/groups', {
-      group: { name: 'readers', assignedRoles: [{ roleId: role._id }] },
-    });
-    const groupId = group.body.data._id;
-    expect(
-      (
-        await callAt(first, admin, 'POST', '/user-management/accounts', {
-          account: { username: 'carol', password: 'carol-password-1234', groups: [groupId] },
-        })
-      ).status,
-    ).toBe(200);
-    const carol = await loginAt(second, 'carol', 'carol-password-1234');
-    // the second gateway resolves carol's session once and keeps it (60 s): what it allows now
-    expect((await callAt(second, carol, 'GET', '/authorization/groups')).status).toBe(200);
-    expect((await callAt(second, carol, 'GET', '/adapters')).status).toBe(403);
-
-    expect(
-      (await callAt(first, admin, 'PUT', `/authorization/roles/${role._id}`, { role: { allowedMethods: [getAdapters] } })).status,
-    ).toBe(200);
-    await eventually(
-      'the second gateway allows what the role allows now',
-      async () => (await callAt(second, carol, 'GET', '/adapters')).status === 200,
-      {
-        timeoutMs: 10_000,
-      },
-    );
-    expect((await callAt(second, carol, 'GET', '/authorization/groups')).status).toBe(403);
-
-    // deleting the role is refused while the group is given it, through either gateway
-    expect(await callAt(second, admin, 'DELETE', `/authorization/roles/${role._id}`)).toMatchObject({
-      status: 409,
-      body: { code: 'ROLE_IN_USE' },
-    });
   });
 });
