@@ -211,7 +211,7 @@ try {
     await world.close();
   }
 } finally {
-  stopChildren();
+  await stopChildren();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 

@@ -3,7 +3,7 @@
 //   const proc = await startChild(process.execPath, ['gateway/dist/main.js'], env, /"url":"(http:\/\/[^"]+)"/, 'the gateway');
 //   proc.match[1];                      // what `ready` matched
 //   await stopChild(proc);              // SIGTERM, then its exit
-//   stopChildren();                     // SIGTERM to every one still running (in a finally)
+//   await stopChildren();               // SIGTERM to every one still running, then their exits (in a finally)
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +48,18 @@ export async function stopChild(proc) {
   await exited;
 }
 
-/** SIGTERM to every child still running. */
+/** SIGTERM to every child still running; resolved once they exited (SIGKILL to one still there after 10 s). */
 export function stopChildren() {
-  for (const child of children) child.kill('SIGTERM');
+  const exited = [...children].map(
+    (child) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  );
+  return Promise.all(exited);
 }

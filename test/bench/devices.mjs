@@ -11,7 +11,7 @@
 //   --smoke: 3 devices and 6 requests to the limited one, in a few seconds: proves the benchmark
 //   still runs against the built code (exit 0); its timings mean nothing.
 import { fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -206,6 +206,7 @@ async function main() {
 
   await one.stop();
   await platform.stop();
+  rmSync(dataDir, { recursive: true, force: true });
   child.send('stop');
 
   console.log(

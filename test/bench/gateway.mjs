@@ -10,7 +10,7 @@
 // sides from different moments. Targets: standalone >= 0.7 of express (issue 9), distributed >= 0.8
 // (issue 24). `--smoke`: 4 connections for a quarter of a second after a tenth of warm-up, one round
 // (proves it runs).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +29,12 @@ const PASSWORD = 'bench-admin-password';
 const start = (args, env, ready) => startChild(process.execPath, args, env, ready, args.join(' '), 30_000);
 
 /** A nats-server with JetStream on a free port; answers its url. */
+/** Temporary directories of the run (nats-server's, the distributed platform's), removed at its end. */
+const dirs = [];
+
 async function startNats() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-nats-'));
+  dirs.push(dir);
   const args = ['-a', '127.0.0.1', '-p', '-1', '-js', '-sd', dir];
   const nats = await startChild('nats-server', args, {}, /Listening for client connections on 127\.0\.0\.1:(\d+)/, 'nats-server', 15_000);
   return `nats://127.0.0.1:${nats.match[1]}`;
@@ -73,6 +77,7 @@ try {
   const distributed = async () => {
     const nats = await startNats();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-bench-dist-'));
+    dirs.push(dataDir);
     const env = {
       NAP_NATS_URL: nats,
       NAP_DATA_DIR: dataDir,
@@ -113,7 +118,8 @@ try {
     results.push(measured[Math.floor(measured.length / 2)]);
   }
 } finally {
-  stopChildren();
+  await stopChildren();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
 
 const [node, express] = results;

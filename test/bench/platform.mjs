@@ -1,5 +1,5 @@
 // The standalone platform for the benchmark, in a process of its own; prints its url when ready.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -20,4 +20,9 @@ const config = {
 };
 const platform = await startPlatform({ config });
 console.log(`listening ${platform.url}`);
-process.on('SIGTERM', () => platform.stop().then(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  platform.stop().then(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  }),
+);
