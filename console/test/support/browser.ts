@@ -101,9 +101,11 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Saves a screenshot under docs/ (committed: the README shows them). */
+/** Saves a screenshot: under docs/ with `UPDATE_DOCS=1` (committed: the README shows them), else under .nap-test/console/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = path.join(ROOT, 'docs');
+  // the pictures of docs/ are taken again on purpose only (`UPDATE_DOCS=1`): a run of the suites
+  // leaves the tree as it was, its pictures in .nap-test/console/ (ignored by git) to look at
+  const dir = process.env.UPDATE_DOCS === '1' ? path.join(ROOT, 'docs') : path.join(ROOT, '.nap-test', 'console');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, name) });
 }
