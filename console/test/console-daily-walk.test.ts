@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eventually } from '@nap/testing';
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, logInAs } from './support/browser';
+import { accessibilityViolations, launchBrowser, logInAs } from './support/browser';
 import { descriptionOf, expectProblemAt, hasFocus } from './support/fields';
 import type { ConsoleBrowser } from './support/browser';
+import { tabTo } from './support/keyboard';
 import { ADMIN, ROOT, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
 import { APPROVAL, CHECK, createWorkflows, jobStatus, startJob } from './support/workflows';
@@ -306,6 +307,105 @@ describe('a day with the console', () => {
     expect(await details.count()).toBe(0);
     await panel.getByRole('button', { name: 'Close the task panel' }).click();
     await details.waitFor();
+  }, 60_000);
+
+  it('passes axe-core’s WCAG 2.1 A and AA rules on every page and dialog, and takes a person through a failed job and a manual task with the keyboard alone', async () => {
+    const failed = await startJob(platform, 'Interface check', { mode: 'error', site: 'oslo-1' });
+    const waiting = await startJob(platform, 'Change approval', { plan: 'vlan 150', applySeconds: 0 });
+    await eventually('the job in error', async () => (await jobStatus(platform, failed._id)) === 'error');
+    const rowOf = (job: { _id: string }) => page.getByRole('row').filter({ hasText: job._id.slice(-6) });
+
+    // every page as a person sees it once it has loaded, and the dialogs: each serious or critical violation named
+    // with its page. The pages are opened as the console's links open them (the engine put in the page stays there)
+    const found: string[] = [];
+    const check = async (where: string, shown: Locator) => {
+      await shown.first().waitFor();
+      found.push(...(await accessibilityViolations(page)).map((violation) => `${where}: ${violation}`));
+    };
+    const open = (address: string) =>
+      page.evaluate((to) => {
+        // in the page: its window, where the router follows the history's popstate as it does Back
+        const inPage = globalThis as unknown as {
+          history: { pushState(state: null, unused: string, url: string): void };
+          dispatchEvent(event: unknown): boolean;
+          PopStateEvent: new (type: string) => unknown;
+        };
+        inPage.history.pushState(null, '', to);
+        inPage.dispatchEvent(new inPage.PopStateEvent('popstate'));
+      }, `/console${address}`);
+    const visit = async (where: string, address: string, shown: Locator) => {
+      await open(address);
+      await check(where, shown);
+    };
+    const dialog = page.getByRole('dialog');
+    await visit('log-in page', '/login', page.getByRole('button', { name: 'Log in' }));
+    await visit('jobs', '/jobs', rowOf(failed));
+    await visit('a job in error', `/jobs/${failed._id}`, page.getByRole('region', { name: 'Errors' }).getByText('Task error:'));
+    await page.getByRole('button', { name: 'Retry task Check interface state' }).click();
+    await check('the Retry task dialog', dialog.getByRole('textbox', { name: 'type' }));
+    await page.keyboard.press('Escape');
+    await visit(
+      'a job waiting for a person',
+      `/jobs/${waiting._id}?task=approve`,
+      page.getByRole('button', { name: 'Approve', exact: true }),
+    );
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await check('the Cancel job dialog', dialog.getByRole('button', { name: 'Keep running' }));
+    await page.keyboard.press('Escape');
+    await visit('tasks', '/tasks', rowOf(waiting));
+    await visit('automations', '/automations', page.getByRole('heading', { name: 'Automations', level: 1 }));
+    await visit('workflows', '/workflows', page.getByRole('link', { name: 'Command Template Runner' }));
+    await visit('a workflow', '/workflows/Change%20approval', page.getByRole('button', { name: /^Approve change/ }));
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await check('the Run dialog', dialog.getByRole('button', { name: 'Run', exact: true }));
+    await page.keyboard.press('Escape');
+    await visit('devices', '/devices', page.getByRole('heading', { name: 'Devices', level: 1 }));
+    await visit('audit', '/audit', page.getByRole('row').filter({ hasText: 'workflow.startJob' }));
+    await visit('accounts', '/people', page.getByRole('row').filter({ hasText: ADMIN.username }));
+    await visit('groups', '/people/groups', page.getByRole('heading', { name: 'Groups', level: 1 }));
+    await visit('platform', '/platform', page.getByRole('region', { name: 'Applications' }).getByRole('row').nth(1));
+    await visit('a page that is not there', '/nothing-here', page.getByRole('heading', { name: 'No such page' }));
+    expect(found).toEqual([]);
+
+    // the keyboard alone: the jobs in error, the failed job and why, its task retried with another variable
+    await open('/jobs');
+    const status = page.getByRole('search', { name: 'Filter jobs' }).getByLabel('Status');
+    await tabTo(page, status);
+    // down the list to "error" as fast as the keys come: each press goes on from the option the one before chose
+    for (const _ of ['running', 'paused', 'complete', 'error']) await page.keyboard.press('ArrowDown');
+    await eventually('the jobs in error', async () => new URL(page.url()).searchParams.get('status') === 'error');
+    await tabTo(page, rowOf(failed).getByRole('link', { name: 'Interface check' }));
+    await page.keyboard.press('Enter');
+    // the new page's name takes the focus, and names the browser's tab
+    await eventually('the focus on the job’s name', () => hasFocus(page.getByRole('heading', { name: 'Interface check', level: 1 })));
+    expect(await page.title()).toBe('Interface check — Jobs — NAP console');
+    await page.getByRole('region', { name: 'Errors' }).getByText('Task error: interface Gi0/1 is down').waitFor();
+    await tabTo(page, page.getByRole('button', { name: 'Retry task Check interface state' }));
+    await page.keyboard.press('Enter');
+    const mode = dialog.getByRole('textbox', { name: 'type' });
+    await tabTo(page, mode);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('success');
+    await page.keyboard.press('Enter');
+    // Retry task goes with the error it was beside: the focus is not lost with it, and the job's end is said
+    await dialog.waitFor({ state: 'detached' });
+    await eventually('the focus on the job’s name', () => hasFocus(page.getByRole('heading', { name: 'Interface check', level: 1 })));
+    await page.getByRole('status').filter({ hasText: 'Job Interface check is complete.' }).waitFor({ state: 'attached' });
+
+    // the task waiting for a person, from the Tasks page: the link lands on the task, Space approves it
+    await tabTo(page, nav().getByRole('link', { name: /^Tasks/ }));
+    await page.keyboard.press('Enter');
+    await eventually('the focus on the page’s name', () => hasFocus(page.getByRole('heading', { name: 'Tasks', level: 1 })));
+    await tabTo(page, rowOf(waiting).getByRole('link', { name: 'Approve change' }));
+    await page.keyboard.press('Enter');
+    const panelHeading = page
+      .getByRole('complementary', { name: 'Approve change' })
+      .getByRole('heading', { name: 'Approve change', level: 2 });
+    await eventually('the focus on the task', () => hasFocus(panelHeading));
+    await tabTo(page, page.getByRole('button', { name: 'Approve', exact: true }));
+    await page.keyboard.press('Space');
+    await eventually('the focus back on the task', () => hasFocus(panelHeading));
+    await page.getByRole('status').filter({ hasText: 'Job Change approval is complete.' }).waitFor({ state: 'attached' });
   }, 60_000);
 
   it('met no Content-Security-Policy violation and no page error on the way', () => {

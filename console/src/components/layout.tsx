@@ -9,6 +9,7 @@ import { maySee } from '../session/permissions';
 import { SECTIONS } from '../session/sections';
 import { useWhoami } from '../session/session';
 import { ChangePasswordDialog } from './change-password-dialog';
+import { PageTitle } from './page-title';
 import styles from './layout.module.css';
 
 /** While a live stream is lost the page says so: what it shows may be behind until it reconnects. */
@@ -65,6 +66,7 @@ export function Layout() {
   const { pathname } = useLocation();
   useEffect(() => setMenuOpen(false), [pathname]);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const main = useRef<HTMLElement>(null);
   // where the focus goes back when the dialog closes: the control that opened it, or on a phone the
   // Menu button, the menu having folded as the dialog opened
   const dialogOpener = useRef<HTMLElement | null>(null);
@@ -158,7 +160,8 @@ export function Layout() {
           }}
         />
       ) : null}
-      <main id="main" tabIndex={-1} className={styles.main}>
+      <main id="main" ref={main} tabIndex={-1} className={styles.main}>
+        <PageTitle main={main} />
         <Outlet />
       </main>
     </div>

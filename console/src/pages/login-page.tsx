@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/http';
 import { nap } from '../api/nap';
+import { useDocumentTitle } from '../components/page-title';
 import { useRetryAfter } from '../hooks/use-retry-after';
 import { dropDrafts } from '../session/drafts';
 import { safeNext } from '../session/next-page';
@@ -57,6 +58,7 @@ function loginFailure(error: Error): string {
 
 /** `/console/login`: username and password; the platform sets the session cookie. */
 export function LoginPage() {
+  useDocumentTitle('Log in');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [params] = useSearchParams();

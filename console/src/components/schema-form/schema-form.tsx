@@ -1,6 +1,6 @@
-import Form from '@rjsf/core';
+import Form, { getDefaultRegistry } from '@rjsf/core';
 import { getUiOptions } from '@rjsf/utils';
-import type { DescriptionFieldProps, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { BaseInputTemplateProps, DescriptionFieldProps, RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { ReactNode } from 'react';
 import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
 import { formValidator } from './validator';
@@ -43,7 +43,14 @@ function DescriptionField({ id, description, schema, uiSchema }: DescriptionFiel
   );
 }
 
-const TEMPLATES = { DescriptionFieldTemplate: DescriptionField };
+const { BaseInputTemplate } = getDefaultRegistry<FormData, RJSFSchema>().templates;
+
+/** RJSF's text and number field, marked invalid while the schema's check refuses it: a screen reader says so, not only the red frame. */
+function InputField(props: BaseInputTemplateProps<FormData, RJSFSchema>) {
+  return <BaseInputTemplate {...props} aria-invalid={props.rawErrors !== undefined && props.rawErrors.length > 0 ? true : undefined} />;
+}
+
+const TEMPLATES = { DescriptionFieldTemplate: DescriptionField, BaseInputTemplate: InputField };
 
 /**
  * A JSON Schema rendered as a form by RJSF: labelled fields, defaults, and the schema's validation

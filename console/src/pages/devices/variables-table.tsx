@@ -10,7 +10,8 @@ export function VariablesTable({ variables }: { variables: Readonly<Record<strin
       {rows.length === 0 ? (
         <p className="muted">The device has no variable: the gateway cannot reach it until it has gw_host, gw_network_os and gw_user.</p>
       ) : (
-        <div className={styles.variablesWrap}>
+        // on a narrow window a long value scrolls the table sideways: Tab reaches it, and the arrow keys scroll it
+        <div className={styles.variablesWrap} role="group" aria-labelledby="device-variables-title" tabIndex={0}>
           <table className={`table ${styles.variables}`}>
             <caption className="visually-hidden">Variables</caption>
             <thead>

@@ -129,18 +129,56 @@ function JobPanel({ job, childJobs, onHide }: { job: JobDocument; childJobs: rea
   );
 }
 
+/** How a screen reader hears a job's new status. */
+const STATUS_NEWS: Readonly<Record<string, string>> = {
+  running: 'is running',
+  paused: 'is paused',
+  complete: 'is complete',
+  error: 'stopped in error: its Errors say where and why',
+  canceled: 'is canceled',
+};
+
+/**
+ * Says how the job's status changed while its page is open ("Job Interface check is complete."):
+ * the badge changes for the eyes, and a job ending, pausing or running again is heard too.
+ */
+function JobStatusNews({ name, status }: { name: string; status: string }) {
+  const [seen, setSeen] = useState(status);
+  const [said, setSaid] = useState('');
+  if (status !== seen) {
+    setSeen(status);
+    setSaid(`Job ${plainName(name)} ${STATUS_NEWS[status] ?? `is ${status}`}.`);
+  }
+  return (
+    <p role="status" className="visually-hidden">
+      {said}
+    </p>
+  );
+}
+
 /** Cancel, pause and resume, as the job's state and the caller's roles allow. */
 function JobActions({ job }: { job: JobDocument }) {
   const client = useQueryClient();
   const { may } = usePermissions();
   const [confirming, setConfirming] = useState(false);
+  // Pause job and Resume job take each other's place: the focus goes to the one that came, not to the page's body
+  const focusNext = useRef<'pause' | 'resume'>(undefined);
+  const takeFocus = (which: 'pause' | 'resume') => (button: HTMLButtonElement | null) => {
+    if (button === null || focusNext.current !== which) return;
+    focusNext.current = undefined;
+    button.focus();
+  };
   const done = (updated?: JobDocument) => {
     if (updated) client.setQueryData(['job', job._id], updated);
     void client.invalidateQueries({ queryKey: ['job', job._id] });
     void client.invalidateQueries({ queryKey: ['jobs'] });
   };
-  const pause = useMutation({ mutationFn: () => nap.pauseJob(job._id), onSuccess: done });
-  const resume = useMutation({ mutationFn: () => nap.resumeJob(job._id), onSuccess: done });
+  // refused: the button stays, and a later change of the job's status (someone else's) takes no focus
+  const forgetFocus = () => {
+    focusNext.current = undefined;
+  };
+  const pause = useMutation({ mutationFn: () => nap.pauseJob(job._id), onSuccess: done, onError: forgetFocus });
+  const resume = useMutation({ mutationFn: () => nap.resumeJob(job._id), onSuccess: done, onError: forgetFocus });
   const cancel = useMutation({
     mutationFn: async () => {
       const { results } = await nap.cancelJobs([job._id]);
@@ -157,12 +195,30 @@ function JobActions({ job }: { job: JobDocument }) {
     <div className="stack">
       <div className="row">
         {active && job.status === 'running' && may('workflow.pauseJob') ? (
-          <button type="button" className="button" onClick={() => pause.mutate()} disabled={pause.isPending}>
+          <button
+            type="button"
+            className="button"
+            ref={takeFocus('pause')}
+            onClick={() => {
+              focusNext.current = 'resume';
+              pause.mutate();
+            }}
+            disabled={pause.isPending}
+          >
             Pause job
           </button>
         ) : null}
         {job.status === 'paused' && may('workflow.resumeJob') ? (
-          <button type="button" className="button button-primary" onClick={() => resume.mutate()} disabled={resume.isPending}>
+          <button
+            type="button"
+            className="button button-primary"
+            ref={takeFocus('resume')}
+            onClick={() => {
+              focusNext.current = 'pause';
+              resume.mutate();
+            }}
+            disabled={resume.isPending}
+          >
             Resume job
           </button>
         ) : null}
@@ -324,6 +380,7 @@ export function JobPage({ onUnauthenticated }: { onUnauthenticated: () => void }
               <WorkflowName name={doc.name} projects={projects} />
             </h1>
             <StatusBadge status={doc.status} />
+            <JobStatusNews key={doc._id} name={doc.name} status={doc.status} />
             {waitingTasks.length > 0 ? (
               // opens the (first) waiting task: in a large graph it may be anywhere
               <button

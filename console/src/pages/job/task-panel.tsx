@@ -80,6 +80,8 @@ export function TaskPanel({
   const { may } = usePermissions();
   const [retrying, setRetrying] = useState(false);
   const panel = useRef<HTMLElement>(null);
+  // the panel a link opened the page with (its heading is where the keyboard lands), for as long as it shows
+  const [arrival] = useState(() => taskId === linkedTask.current);
   // on a narrow window the panel is under the graph: a task chosen there (or in the Errors) is
   // brought into view, the first chosen too (not the one a link opened the page with: the page starts at its top)
   useEffect(() => {
@@ -103,7 +105,8 @@ export function TaskPanel({
     <aside ref={panel} className={styles.panel} aria-labelledby="task-panel-title">
       <div className={styles.panelHeader}>
         <div>
-          <h2 id="task-panel-title" tabIndex={-1}>
+          {/* a link that opened the job at this task (the Tasks page, a badge): the keyboard lands here, not on the job's name */}
+          <h2 id="task-panel-title" tabIndex={-1} data-arrival={arrival ? '' : undefined}>
             {label}
           </h2>
           <p className="muted mono">{[task.app, task.name].filter(Boolean).join(' · ') || taskId}</p>
