@@ -238,7 +238,8 @@ describe('transformation routes', () => {
       status: 422,
       body: {
         code: 'TRANSFORMATION_STEP_FAILED',
-        message: 'The transformation failed at step 1 (String.toUpperCase): argument 1 (string) must be a string, not undefined',
+        message:
+          'The transformation failed at step 1 (String.toUpperCase): argument 1 (string) must be a string, not undefined (incoming "site" was not given)',
       },
     });
     // the values sent without their incoming wrapper are refused by name, not run as if none were given
