@@ -59,7 +59,7 @@ export function createBodyReader(options: BodyOptions): BodyReader {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody) return undefined;
     const accepted = op.accepts ?? JSON_TYPES;
-    if (!typeis(req, [...accepted])) {
+    if (!acceptsContentType(req, accepted)) {
       throw new AppError(
         'UNSUPPORTED_MEDIA_TYPE',
         `${req.method} ${op.http?.path} accepts ${accepted.join(' or ')}, not ${req.headers['content-type'] ?? 'a body without a content type'}`,
@@ -73,6 +73,32 @@ export function createBodyReader(options: BodyOptions): BodyReader {
     });
     return target.body;
   };
+}
+
+/** What type-is answered for a content type against an operation's accepted types (a client sends few types; bounded). */
+const typeAnswers = new WeakMap<readonly string[], Map<string, boolean>>();
+const REMEMBERED_TYPES = 64;
+
+/**
+ * Whether the body of `req` (which has one) is of a type in `accepted`, as type-is says: the answer
+ * depends on the content type alone, so it is remembered per type rather than parsed and matched
+ * for every request (about as much as reading the body).
+ */
+function acceptsContentType(req: IncomingMessage, accepted: readonly string[]): boolean {
+  const type = req.headers['content-type'];
+  if (type === undefined) return Boolean(typeis(req, [...accepted]));
+  let answers = typeAnswers.get(accepted);
+  if (answers === undefined) {
+    answers = new Map();
+    typeAnswers.set(accepted, answers);
+  }
+  let answer = answers.get(type);
+  if (answer === undefined) {
+    answer = Boolean(typeis(req, [...accepted]));
+    if (answers.size >= REMEMBERED_TYPES) answers.clear();
+    answers.set(type, answer);
+  }
+  return answer;
 }
 
 /** A limit as body-parser takes it (bytes, or a size string such as `1mb`), in bytes. */

@@ -34,6 +34,27 @@ describe('hostile input at the edge', () => {
     expect(res.body.message).toContain('64');
   });
 
+  it('answers a body that is not JSON, or starts with a byte order mark, alike however it is read (with a charset body-parser reads it)', async () => {
+    const answers = async (body: string) =>
+      Promise.all(
+        ['application/json', 'application/json; charset=utf-8'].map(async (type) => {
+          const res = await fetch(`${platform.url}/user-management/groups`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': type },
+            body,
+          });
+          const answer = (await res.json()) as { code?: string; message?: string; name?: string };
+          return { status: res.status, code: answer.code, message: answer.message };
+        }),
+      );
+    const [plain, withCharset] = await answers('{"group": {"name": "broken",');
+    expect(plain).toEqual({ status: 400, code: 'BAD_REQUEST', message: expect.stringMatching(/^The request body is not valid JSON: /) });
+    expect(withCharset).toEqual(plain);
+    const [bom, bomWithCharset] = await answers(`\ufeff${JSON.stringify({ group: { name: 'bom-read', description: 'x' } })}`);
+    expect(bom?.status).toBe(200);
+    expect(bomWithCharset?.status).toBe(409);
+  });
+
   it('accepts a body exactly at the limit (brackets inside strings do not count)', async () => {
     const res = await raw(
       'POST',
