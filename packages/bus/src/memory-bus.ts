@@ -35,7 +35,7 @@ import {
   resolveStreamLimits,
 } from './internal/events';
 import type { EventConsumerSettings, EventStreamLimits, ResolvedConsumerSettings } from './internal/events';
-import { assertValidHeaders, copyBytes, copyHeaders } from './internal/headers';
+import { assertValidHeaders, copyBytes, copyHeaders, trimHeaders } from './internal/headers';
 import { SILENT_LOGGER } from './internal/logger';
 import type { BusLogger } from './internal/logger';
 import { DurableState, OrderedWorker, startSequence } from './internal/memory-events';
@@ -61,6 +61,9 @@ export interface MemoryBrokerOptions {
    */
   eventSequences?: EventSequences;
 }
+
+/** Event subjects a bus remembers as valid at most. */
+const REMEMBERED_SUBJECTS = 1_024;
 
 /** Sequences reserved at a time: one durable write per this many events. */
 const SEQUENCE_BLOCK = 100_000;
@@ -205,6 +208,8 @@ export class MemoryBus implements Bus {
   private readonly pendingRequests = new Set<(err: Error) => void>();
   private closing: Promise<void> | undefined;
   private closed = false;
+  /** Event subjects found valid lately (see {@link storeEvent}). */
+  private readonly validSubjects = new Set<string>();
 
   constructor(options: MemoryBusOptions = {}) {
     this.broker =
@@ -356,7 +361,8 @@ export class MemoryBus implements Bus {
     }
     for (const event of events) {
       try {
-        seqs.push(this.storeEvent(event.subject, event.handOver === true ? event.data : copyBytes(event.data), event.headers));
+        const handedOver = event.handOver === true;
+        seqs.push(this.storeEvent(event.subject, handedOver ? event.data : copyBytes(event.data), event.headers, handedOver));
       } catch (error) {
         return { seqs, error };
       }
@@ -364,12 +370,18 @@ export class MemoryBus implements Bus {
     return { seqs };
   }
 
-  /** Stores an event; `data` is the bus's to keep (a copy, or bytes handed over). */
-  private storeEvent(subject: string, data: Uint8Array, headers: BusHeaders | undefined): number {
-    assertEventSubject(subject);
+  /** Stores an event; `data` is the bus's to keep (a copy, or bytes handed over), and `headers` too when `handedOver`. */
+  private storeEvent(subject: string, data: Uint8Array, headers: BusHeaders | undefined, handedOver = false): number {
+    // a subject found valid lately is not checked again: the events of a job share a few (bounded)
+    if (!this.validSubjects.has(subject)) {
+      assertEventSubject(subject);
+      if (this.validSubjects.size >= REMEMBERED_SUBJECTS) this.validSubjects.clear();
+      this.validSubjects.add(subject);
+    }
     assertValidHeaders(headers);
     if (this.closed) throw closedError(`publish an event on "${subject}"`);
-    const event: StoredEvent = this.broker.log.append(subject, data, copyHeaders(headers));
+    const kept = handedOver && headers !== undefined ? trimHeaders(headers) : copyHeaders(headers);
+    const event: StoredEvent = this.broker.log.append(subject, data, kept);
     return event.seq;
   }
 

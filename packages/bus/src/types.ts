@@ -146,9 +146,9 @@ export interface OutgoingEvent {
   data: Uint8Array;
   headers?: BusHeaders;
   /**
-   * The caller hands `data` over: it made the bytes for this event and never touches them again, so
-   * the in-process bus keeps them as they are rather than a copy of its own (its consumers get copies
-   * either way).
+   * The caller hands `data` and `headers` over: it made them for this event and never touches them
+   * again, so the in-process bus keeps them as they are rather than copies of its own (its consumers
+   * get copies either way).
    */
   handOver?: boolean;
 }

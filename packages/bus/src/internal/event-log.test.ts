@@ -11,9 +11,16 @@ describe('EventLog', () => {
     log.onAppend(() => heard.push('all'));
     log.append('nap.evt.admin.audit.a1.auditRecorded', bytes('{}'), {});
     log.append('nap.evt.workflow.job.j1.jobStart', bytes('{}'), {});
+    // the same subject again, then after the listener left (who hears a subject is remembered until the listeners change)
+    log.append('nap.evt.workflow.job.j1.jobStart', bytes('{}'), {});
     stop();
+    log.append('nap.evt.workflow.job.j1.jobStart', bytes('{}'), {});
     log.append('nap.evt.workflow.job.j1.jobComplete', bytes('{}'), {});
-    expect(heard).toEqual(['all', 'jobs', 'all', 'all']);
+    const late = log.onAppend(() => heard.push('late'), 'nap.evt.workflow.job.>');
+    log.append('nap.evt.workflow.job.j1.jobComplete', bytes('{}'), {});
+    late();
+    log.append('nap.evt.workflow.job.j1.jobComplete', bytes('{}'), {});
+    expect(heard).toEqual(['all', 'jobs', 'all', 'jobs', 'all', 'all', 'all', 'all', 'late', 'all']);
   });
 });
 

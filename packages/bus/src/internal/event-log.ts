@@ -23,6 +23,9 @@ export function storedSize(subject: string, headers: BusHeaders, data: Uint8Arra
   return 22 + Buffer.byteLength(subject) + headerBytes + data.length + 8;
 }
 
+/** Subjects whose listeners {@link EventLog} remembers at most. */
+const REMEMBERED_SUBJECTS = 1_024;
+
 /**
  * The in-memory counterpart of the JetStream stream `NAP_EVENTS` with limits retention and
  * discard-old: increasing sequences (from 1, or from where an earlier life of the stream left off), events older than `maxAgeMs` expire, and the oldest go
@@ -37,6 +40,11 @@ export class EventLog {
   private bytes = 0;
   /** Who hears of appends, each with the filter of the subjects it is told of (all when undefined). */
   private readonly listeners = new Map<() => void, SubjectMatcher | undefined>();
+  /**
+   * The listeners each subject appended lately goes to, made when the listeners last changed: a
+   * job's events share a few subjects, and each was matched against every filter (bounded).
+   */
+  private readonly hearers = new Map<string, (() => void)[]>();
 
   /**
    * `firstSeq` is the sequence of the first event to be stored (1 for a stream new to the world;
@@ -92,26 +100,42 @@ export class EventLog {
    */
   onAppend(listener: () => void, filter?: string): () => void {
     this.listeners.set(listener, filter === undefined ? undefined : subjectMatcher(filter));
-    return () => this.listeners.delete(listener);
+    this.hearers.clear();
+    return () => {
+      this.hearers.clear();
+      return this.listeners.delete(listener);
+    };
   }
 
   /** Stores an event (the caller passes bytes and headers it no longer touches) and returns it. */
   append(subject: string, data: Uint8Array, headers: BusHeaders): StoredEvent {
-    this.expire();
+    const now = this.now();
+    this.expire(now);
     const event: StoredEvent = {
       seq: ++this.lastSeq,
       subject,
       data,
       headers,
-      timestamp: this.now(),
+      timestamp: now,
       size: storedSize(subject, headers, data),
     };
     this.entries.push(event);
     this.bytes += event.size;
     while (this.bytes > this.maxBytes && this.head < this.entries.length) this.dropHead();
     this.compact();
-    for (const [listener, matches] of this.listeners) if (matches === undefined || matches(subject)) listener();
+    for (const listener of this.hearersOf(subject)) listener();
     return event;
+  }
+
+  private hearersOf(subject: string): (() => void)[] {
+    let hearers = this.hearers.get(subject);
+    if (hearers === undefined) {
+      hearers = [];
+      for (const [listener, matches] of this.listeners) if (matches === undefined || matches(subject)) hearers.push(listener);
+      if (this.hearers.size >= REMEMBERED_SUBJECTS) this.hearers.clear();
+      this.hearers.set(subject, hearers);
+    }
+    return hearers;
   }
 
   /**
@@ -147,21 +171,19 @@ export class EventLog {
     return this.lastSeq + 1;
   }
 
-  /** Index of the first kept entry with `seq >= seq` (binary search; sequences increase). */
+  /**
+   * Index of the first kept entry with `seq >= seq`. The kept entries hold consecutive sequences
+   * (one per append; only the oldest are dropped), so it is found by subtraction, not searched.
+   */
   private indexOf(seq: number): number {
-    let lo = this.head;
-    let hi = this.entries.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const event = this.entries[mid];
-      if (event !== undefined && event.seq < seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    const first = this.entries[this.head];
+    if (first === undefined) return this.entries.length;
+    if (!(seq > first.seq)) return this.head;
+    return Math.min(this.entries.length, this.head + Math.ceil(seq - first.seq));
   }
 
-  private expire(): void {
-    const oldest = this.now() - this.maxAgeMs;
+  private expire(now = this.now()): void {
+    const oldest = now - this.maxAgeMs;
     let dropped = false;
     while (this.head < this.entries.length && (this.entries[this.head]?.timestamp ?? Infinity) < oldest) {
       this.dropHead();

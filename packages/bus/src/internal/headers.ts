@@ -38,6 +38,16 @@ export function copyHeaders(headers: BusHeaders | undefined): BusHeaders {
   return out;
 }
 
+/** {@link copyHeaders} in place, for headers handed over to the bus: the values trimmed, no copy made. */
+export function trimHeaders(headers: BusHeaders): BusHeaders {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name] as string;
+    const trimmed = value.trim();
+    if (trimmed !== value) headers[name] = trimmed;
+  }
+  return headers;
+}
+
 /** A header value fit for a NATS header line (the error message header carries free text). */
 export function toHeaderValue(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').trim();
