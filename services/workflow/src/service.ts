@@ -11,6 +11,7 @@ import { EventTriggers } from './engine/event-triggers';
 import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
 import { JobArchiver, DEFAULT_ARCHIVE_BATCH_JOBS } from './engine/job-archiver';
+import { eventBytes } from './engine/job-events';
 import type { ArchiveOptions } from './engine/job-archiver';
 import { JobMetricsRecorder } from './engine/job-metrics-recorder';
 import { DEFAULT_RETENTION_INTERVAL_MS, JobRetention } from './engine/job-retention';
@@ -67,7 +68,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       publishEvents: async (events) => {
         const { seqs, error } = await bus.publishEvents(
           // the bytes are made for the bus alone: handed over, not copied again
-          events.map((e) => ({ subject: e.subject, data: Buffer.from(JSON.stringify(e.payload)), headers: e.headers, handOver: true })),
+          events.map((e) => ({ subject: e.subject, data: eventBytes(e), headers: e.headers, handOver: true })),
         );
         return { published: seqs.length, ...(error !== undefined ? { error } : {}) };
       },

@@ -6,7 +6,7 @@ import type { Collection, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import type { JobRecord, OutboxEntry } from '../src/domain/job-model';
-import { JobEventRelay, outboxEntry } from '../src/engine/job-events';
+import { JobEventRelay, eventBytes, outboxEntry } from '../src/engine/job-events';
 import type { JobEventMessage } from '../src/engine/job-events';
 import { JobRepository } from '../src/store/job-repository';
 import type { OutboxState } from '../src/store/job-repository';
@@ -54,14 +54,14 @@ let storeAtMost: number | undefined;
 
 function relay(): JobEventRelay {
   const publish = async (messages: JobEventMessage[]): Promise<{ published: number; error?: unknown }> => {
-    for (const [i, { subject, payload, headers }] of messages.entries()) {
+    for (const [i, { subject, payload, seq, headers }] of messages.entries()) {
       if (i === storeAtMost) {
         storeAtMost = undefined;
         return { published: i, error: new Error('The bus stopped storing (test)') };
       }
       await gate;
-      const p = payload as { seq: number; n: string };
-      published.push({ subject, seq: p.seq, msgId: headers['Nats-Msg-Id'] as string, event: p.n });
+      const p = payload as { n: string };
+      published.push({ subject, seq, msgId: headers['Nats-Msg-Id'] as string, event: p.n });
     }
     return { published: messages.length };
   };
@@ -101,6 +101,18 @@ async function publishedCount(n: number): Promise<void> {
   await eventually(`${n} events published`, () => published.length >= n, { timeoutMs: 1_000, intervalMs: 5 });
   expect(published.length).toBe(n);
 }
+
+describe('eventBytes', () => {
+  it('is the JSON of the payload with seq as its last member, whatever the payload holds', () => {
+    const payloads = [
+      { jobId: 'j1', name: 'naïve – 中文 😀', status: 'running', note: 'a "quote", a \\ and a \u0001' },
+      {},
+      { seq: 3, taskId: 't1' },
+      { list: [1, { deep: null }], flag: false },
+    ];
+    for (const payload of payloads) expect(eventBytes({ payload, seq: 42 }).toString('utf8')).toBe(JSON.stringify({ ...payload, seq: 42 }));
+  });
+});
 
 describe('JobEventRelay', () => {
   it('publishes from the outbox a write handed over, without reading it back, in order with seq and Nats-Msg-Id', async () => {

@@ -2,7 +2,7 @@ import type { WorkflowTask } from '@nap/contracts';
 import { task, workflowDocument } from '@nap/testing';
 import type { EngineOptions } from '../src';
 import type { JobRecord } from '../src/domain/job-model';
-import { VALUE_REF } from '../src/domain/job-values';
+import { VALUE_REF, jsonBytes, oversizedValue } from '../src/domain/job-values';
 import type { EngineHarness } from './support/harness';
 import { startEngineHarness } from './support/harness';
 
@@ -170,5 +170,24 @@ describe('large values of a job', () => {
       [VALUE_REF]: expect.any(String),
       bytes: 200_002,
     });
+  });
+});
+
+describe('oversizedValue', () => {
+  // values are bounded by their shape before any is encoded: the bound must never let a value over the limit through
+  it('finds an object, an array or a date-holding value over the limit and measures it exactly, and lets one under it through', () => {
+    const limit = 1_000;
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, 'v'.repeat(20)]));
+    expect(oversizedValue({ small: { a: [1, 'two', null, true] }, many }, limit)).toEqual({ name: 'many', bytes: jsonBytes(many) });
+    const list = Array.from({ length: 300 }, (_, i) => i * 1000);
+    expect(oversizedValue({ list }, limit)).toEqual({ name: 'list', bytes: jsonBytes(list) });
+    // escapes take six bytes of JSON for one character; multi-byte characters three
+    const escaped = { text: '\u0001'.repeat(200) };
+    expect(oversizedValue({ escaped }, limit)).toEqual({ name: 'escaped', bytes: 1_211 });
+    const wide = { text: 'é'.repeat(600) };
+    expect(oversizedValue({ wide }, limit)).toEqual({ name: 'wide', bytes: jsonBytes(wide) });
+    const dated = { at: new Date(0), notes: 'n'.repeat(990) };
+    expect(oversizedValue({ dated }, limit)).toEqual({ name: 'dated', bytes: jsonBytes(dated) });
+    expect(oversizedValue({ fits: { a: 'x'.repeat(100), b: [1, 2, 3] }, dated: { at: new Date(0) } }, limit)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { AppError, RELEASE, audienceAdmits, redactSecrets } from '@nap/contracts
 import type { Caller, Decorator, JobAudience, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
 import { END, START } from './graph';
-import { merged } from '@nap/util';
+import { setOwn } from '@nap/util';
 import { jobVariableOf } from './references';
 
 /** Job statuses in which the engine owns and drives the job. */
@@ -324,7 +324,7 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
   for (const [id, original] of Object.entries(source)) {
     if (!SAFE_TASK_ID.test(id))
       throw new AppError('WORKFLOW_INVALID', `Workflow "${workflow.name}" has a task id "${id}" that is not letters, digits, "_" or "-"`);
-    const { variables = {}, ...copy } = original;
+    const variables = original.variables === undefined ? {} : original.variables;
     const outgoing: Record<string, unknown> = {};
     const writes: TaskWrites = {};
     for (const [name, target] of Object.entries(variables.outgoing ?? {})) {
@@ -334,14 +334,21 @@ export function copyTasks(workflow: WorkflowDocument): Record<string, JobTask> {
     }
     const errorTarget = jobVariableOf(variables.error);
     if (errorTarget !== undefined) writes.error = errorTarget;
-    const { decorators, ...others } = variables;
-    const taskVariables = merged(others, {
-      ...(decorators !== undefined ? { decorators: jobDecorators(decorators) } : {}),
-      incoming: variables.incoming ?? {},
-      outgoing,
-      error: '',
-    });
-    const task: JobTask = merged(copy, { variables: taskVariables });
+    // copied member by member rather than by rest and spread (each made a copy only to copy it again):
+    // the task's members but `variables` in their order, then its variables (members but
+    // `decorators`, then decorators, incoming, outgoing and error where they were not)
+    const taskVariables: Record<string, unknown> = {};
+    for (const key in variables)
+      if (key !== 'decorators' && Object.hasOwn(variables, key)) setOwn(taskVariables, key, (variables as Record<string, unknown>)[key]);
+    if (variables.decorators !== undefined) taskVariables.decorators = jobDecorators(variables.decorators);
+    taskVariables.incoming = variables.incoming ?? {};
+    taskVariables.outgoing = outgoing;
+    taskVariables.error = '';
+    const task = {} as JobTask;
+    for (const key in original)
+      if (key !== 'variables' && Object.hasOwn(original, key))
+        setOwn(task as Record<string, unknown>, key, (original as Record<string, unknown>)[key]);
+    task.variables = taskVariables as JobTask['variables'];
     if (writes.outgoing !== undefined || writes.error !== undefined) task.writes = writes;
     task.status = 'incomplete';
     tasks.push([id, task]);

@@ -46,11 +46,58 @@ export function jsonBytes(value: unknown): number {
   return text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
 }
 
+/** How deep {@link jsonBytesBound} walks a value before it gives up (the value is then measured). */
+const BOUND_DEPTH = 32;
+
+/**
+ * An upper bound of the bytes of JSON of `value`, from its shape alone: each UTF-16 unit of a
+ * string or a member name at most 6 bytes (an escape), a number at most 24 characters. Infinity
+ * once the bound passes `budget`, and for anything but plain JSON values (undefined, a bigint, a
+ * date or another object with a prototype, deeper than {@link BOUND_DEPTH}): those are measured.
+ * Several times cheaper than encoding the value, which is what makes checking every task's values
+ * against the limit cheap.
+ */
+function jsonBytesBound(value: unknown, budget: number, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length * 6 + 2;
+    case 'number':
+      return 24;
+    case 'boolean':
+      return 5;
+    case 'object':
+      break;
+    default:
+      return Infinity;
+  }
+  if (value === null) return 4;
+  if (depth >= BOUND_DEPTH) return Infinity;
+  let total = 2;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      total += jsonBytesBound(item, budget - total, depth + 1) + 1;
+      if (total > budget) return Infinity;
+    }
+    return total;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return Infinity;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    total += key.length * 6 + 4 + jsonBytesBound(record[key], budget - total, depth + 1);
+    if (total > budget) return Infinity;
+  }
+  return total;
+}
+
 /** The first member of `values` larger than `maxBytes`, with its size; undefined when all fit. */
 export function oversizedValue(values: Record<string, unknown> | undefined, maxBytes: number): { name: string; bytes: number } | undefined {
   for (const [name, value] of Object.entries(values ?? {})) {
     // a string's JSON is at least its length: most values are far below the limit and cost nothing to check
     if (typeof value === 'string' && value.length * 3 + 2 <= maxBytes) continue;
+    // nor do the others, whose shape bounds their size below it
+    if (jsonBytesBound(value, maxBytes, 0) <= maxBytes) continue;
     const bytes = jsonBytes(value);
     if (bytes > maxBytes) return { name, bytes };
   }

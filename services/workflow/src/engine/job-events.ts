@@ -10,8 +10,32 @@ import type { JobRepository, OutboxState } from '../store/job-repository';
 /** An event of a job's stream as the relay publishes it. */
 export interface JobEventMessage {
   subject: string;
+  /** The outbox entry's payload, as written: the published event is it with `seq` added (see {@link eventBytes}). */
   payload: Record<string, unknown>;
+  /** The event's position in the job's stream. */
+  seq: number;
   headers: Record<string, string>;
+}
+
+/**
+ * The bytes of a published job event: the JSON of its payload with `seq` as its last member. The
+ * member is written after the payload's text rather than the payload being copied with it (an
+ * object per event, which cost more than the encoding), and the text is written once, into the
+ * bytes, not joined to it first. A payload that has a `seq` of its own (none the engine writes) is
+ * copied, its `seq` replaced, as a spread would.
+ */
+export function eventBytes(message: Pick<JobEventMessage, 'payload' | 'seq'>): Buffer {
+  const { payload, seq } = message;
+  if (Object.hasOwn(payload, 'seq')) return Buffer.from(JSON.stringify(merged(payload, { seq })));
+  const text = JSON.stringify(payload);
+  if (text.length === 2) return Buffer.from(`{"seq":${seq}}`);
+  const tail = `,"seq":${seq}}`;
+  const size = Buffer.byteLength(text);
+  const bytes = Buffer.allocUnsafe(size - 1 + tail.length);
+  bytes.write(text, 0, 'utf8');
+  // over the payload's closing brace
+  bytes.write(tail, size - 1, 'latin1');
+  return bytes;
 }
 
 /**
@@ -26,9 +50,18 @@ export function jobEventPayload(job: Pick<JobRecord, '_id' | 'name' | 'status'>,
   return { jobId: job._id, name: job.name, status: job.status, timestamp: Date.now(), ...extra };
 }
 
+/**
+ * Ids of outbox entries: this process's random prefix and a count. An id only has to tell the
+ * entries of one job apart, whichever engine wrote them (a process has a prefix of its own), and
+ * a job's events take one each: a UUID per event cost more than the rest of making it.
+ */
+const ENTRY_ID_PREFIX = `${randomUUID()}.`;
+let entryCount = 0;
+
 /** An event to write into a job's outbox, with the state change it describes. */
 export function outboxEntry(event: JobEventName, payload: Record<string, unknown>): OutboxEntry {
-  return { id: randomUUID(), event, payload };
+  entryCount += 1;
+  return { id: ENTRY_ID_PREFIX + entryCount.toString(36), event, payload };
 }
 
 /** First wait after a failed publication, doubled up to {@link MAX_RETRY_MS}. */
@@ -263,12 +296,20 @@ export class JobEventRelay {
     let failure: unknown;
     if (from < box.outbox.length) {
       const messages: JobEventMessage[] = [];
+      // one subject per event name, made and checked once: a job's events share a few
+      const subjects = new Map<string, string>();
       for (let i = from; i < box.outbox.length; i += 1) {
         const entry = box.outbox[i] as OutboxEntry;
         const seq = box.published + i + 1;
+        let subject = subjects.get(entry.event);
+        if (subject === undefined) {
+          subject = eventSubject('workflow', 'job', jobId, entry.event);
+          subjects.set(entry.event, subject);
+        }
         messages.push({
-          subject: eventSubject('workflow', 'job', jobId, entry.event),
-          payload: merged(entry.payload, { seq }),
+          subject,
+          payload: entry.payload,
+          seq,
           headers: { 'Nats-Msg-Id': `${jobId}.${seq}` },
         });
       }

@@ -341,11 +341,10 @@ export class JobRunner implements DrivenJob {
 
   /** Writes the step's changes and events while this engine owns the job; when it no longer does, drops them and stops. */
   private async flush(): Promise<void> {
-    const write = this.state.takeWrite();
     const insert = this.insert;
     if (insert !== undefined) {
       this.insert = undefined;
-      const events = write?.events ?? [];
+      const events = this.state.takeFirstStep();
       const doc = this.state.toInsert(events);
       try {
         await this.host.repository.insert(doc);
@@ -361,6 +360,7 @@ export class JobRunner implements DrivenJob {
       this.host.events.drain(this.jobId, { outbox: doc.outbox ?? [], published: 0, status: doc.status });
       return;
     }
+    const write = this.state.takeWrite();
     if (write === undefined) return;
     const written = await this.untilWritten(write);
     if (written === HALTED) return;

@@ -345,14 +345,29 @@ export class JobState {
     const set: Record<string, unknown> = {};
     for (const id of this.dirtyTasks) set[`tasks.${id}`] = this.job.tasks[id];
     for (const field of this.dirtyFields) set[field] = this.job[field];
-    this.job.last_updated = new Date().toISOString();
+    const { events, steps } = this.takeStep();
     set.last_updated = this.job.last_updated;
+    return { set, events, steps };
+  }
+
+  /**
+   * {@link takeWrite} for a new job, which is stored whole with its first step ({@link toInsert}):
+   * the step's events, without the `$set` that nobody reads.
+   */
+  takeFirstStep(): OutboxEntry[] {
+    if (this.dirtyTasks.size === 0 && this.dirtyFields.size === 0 && this.events.length === 0) return [];
+    return this.takeStep().events;
+  }
+
+  /** Ends the step in the working copy (`last_updated`, the count of steps): its events as outbox entries, and the count before it. */
+  private takeStep(): { events: OutboxEntry[]; steps: number } {
+    this.job.last_updated = new Date().toISOString();
     this.dirtyTasks.clear();
     this.dirtyFields.clear();
     const events = this.events.splice(0).map(([event, payload]) => outboxEntry(event, payload));
     const steps = this.job.steps ?? 0;
     this.job.steps = steps + 1;
-    return { set, events, steps };
+    return { events, steps };
   }
 
   /**

@@ -105,7 +105,7 @@ export async function startEngineHarness(
       },
       publishEvents: async (batch) => {
         if (busDown.down) return { published: 0, error: new Error('The bus is down (test)') };
-        for (const { subject, payload } of batch) events.push({ subject, payload });
+        for (const { subject, payload, seq } of batch) events.push({ subject, payload: { ...payload, seq } });
         return { published: batch.length };
       },
       busConnected: () => !busDown.down,

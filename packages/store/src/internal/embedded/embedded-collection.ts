@@ -62,6 +62,12 @@ function withId(id: string, doc: Record<string, unknown>): Doc {
   return { _id: id, ...rest };
 }
 
+/** True when the first member of `doc` is `_id` and it is `id`: {@link withId} would make a copy of it as it is. */
+function startsWithId(id: string, doc: Record<string, unknown>): boolean {
+  for (const key in doc) return key === '_id' && doc._id === id;
+  return false;
+}
+
 /** `e` with `details.insertedCount`: how many documents of an `insertMany` went in before it. */
 function withInsertedCount(e: AppError, insertedCount: number): AppError {
   if (!isPlainObject(e.details)) return e;
@@ -91,7 +97,8 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       if (!isPlainObject(doc)) throw badRequest('A document must be an object');
       const id = doc._id === undefined ? randomUUID() : checkId(doc._id);
       // encoded now, not copied: the write runs later in the batch, and the caller may change the document meanwhile
-      const encoded = encodeDoc(withId(id, doc));
+      // (one that starts with its `_id`, as a job does, is encoded as it is: nothing keeps it)
+      const encoded = encodeDoc(startsWithId(id, doc) ? (doc as Doc) : withId(id, doc));
       await writeOne((txn) => txn.insertEncoded(txn.ensureCollection(name), id, encoded));
       return id;
     },
