@@ -69,7 +69,13 @@ const call = async (method, route, body) => {
   return JSON.parse(text);
 };
 
-const app = await call('GET', '/applications/MOP');
+// discovery gathers the replies that come within its window: on a loaded machine a replica just
+// started may answer after it, so the count is asked again for a while before it is a failure
+let app = await call('GET', '/applications/MOP');
+for (const deadline = Date.now() + 15_000; app.instances.length !== REPLICAS + 1 && Date.now() < deadline;) {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+  app = await call('GET', '/applications/MOP');
+}
 if (app.instances.length !== REPLICAS + 1)
   throw new Error(`expected ${REPLICAS + 1} MOP replicas, discovery found ${app.instances.length}`);
 
