@@ -8,7 +8,7 @@
 // browsers and nats-servers they start, inherit it; its globalTeardown (memory-tmpdir-teardown.cjs)
 // removes it. Left as it is: a TMPDIR set by hand, NAP_TEST_TMPFS=0, and a machine without a tmpfs
 // at /dev/shm with room to spare (a container's default 64 MB is not).
-const { mkdtempSync, rmSync, statfsSync } = require('node:fs');
+const { chmodSync, mkdtempSync, rmSync, statfsSync } = require('node:fs');
 const path = require('node:path');
 
 const SHM = '/dev/shm';
@@ -31,6 +31,9 @@ async function setup() {
   const disk = memoryDisk();
   if (disk === undefined) return;
   const dir = mkdtempSync(path.join(disk, 'nap-tests-'));
+  // open to every user as /tmp is (sticky): the lab's sshd runs netconf-subsystem as the lab user,
+  // which reaches its netconfd's socket in a directory under this one
+  chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
   process.env.NAP_TEST_MEMORY_TMPDIR = dir;
 }

@@ -1,10 +1,14 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sleep } from '@nap/util';
 
-/** Machine-wide state of the lab (locks, the lab user's password); shared by every jest worker. */
-export const LAB_STATE_DIR = join(tmpdir(), 'nap-lab');
+/**
+ * Machine-wide state of the lab (locks, the lab user's password); shared by every jest worker and
+ * every run on the machine. Not under TMPDIR, which a run may set to a directory of its own (the
+ * suites' tmpfs, test/memory-tmpdir.cjs): the lab user is the machine's, and a run that kept its
+ * password elsewhere set a new one under the others' feet.
+ */
+export const LAB_STATE_DIR = '/tmp/nap-lab';
 
 function isAlive(pid: number): boolean {
   try {
