@@ -18,7 +18,7 @@ import { report, size } from './report.mjs';
 const require = createRequire(import.meta.url);
 const { startPlatform } = require('../../deploy/standalone/dist/index.js');
 const { loadConfig, createClient } = require('../../packages/runtime/dist/index.js');
-const { startNatsServer } = require('../../packages/testing/dist/index.js');
+const { eventually, startNatsServer } = require('../../packages/testing/dist/index.js');
 const { createNatsBus } = require('../../packages/bus/dist/index.js');
 const { createMopService } = require('../../services/mop/dist/index.js');
 const { createLogger, createMetrics } = require('../../packages/telemetry/dist/index.js');
@@ -71,13 +71,11 @@ const call = async (method, route, body) => {
 
 // discovery gathers the replies that come within its window: on a loaded machine a replica just
 // started may answer after it, so the count is asked again for a while before it is a failure
-let app = await call('GET', '/applications/MOP');
-for (const deadline = Date.now() + 15_000; app.instances.length !== REPLICAS + 1 && Date.now() < deadline;) {
-  await new Promise((resolve) => setTimeout(resolve, 250));
-  app = await call('GET', '/applications/MOP');
-}
-if (app.instances.length !== REPLICAS + 1)
-  throw new Error(`expected ${REPLICAS + 1} MOP replicas, discovery found ${app.instances.length}`);
+await eventually(
+  `${REPLICAS + 1} MOP replicas found by discovery`,
+  async () => (await call('GET', '/applications/MOP')).instances.length === REPLICAS + 1,
+  { intervalMs: 250 },
+);
 
 async function measure(one) {
   await one();
