@@ -141,29 +141,19 @@ export function simpleMatcher(filter: Filter): Verdict | undefined {
   return compileSimple(filter, 0);
 }
 
-/** Every verdict true (undecided when none is false and one is undecided). */
-function allOf(parts: Verdict[]): Verdict {
+/**
+ * `$and` (`decisive` false) or `$or` (`decisive` true) of verdicts: `decisive` as soon as one part
+ * says it, undecided when none does and one is undecided, else the other answer.
+ */
+function combined(parts: Verdict[], decisive: boolean): Verdict {
   return (doc) => {
     let undecided = false;
     for (const part of parts) {
       const ok = part(doc);
-      if (ok === false) return false;
+      if (ok === decisive) return decisive;
       if (ok === undefined) undecided = true;
     }
-    return undecided ? undefined : true;
-  };
-}
-
-/** Some verdict true (undecided when none is true and one is undecided). */
-function anyOf(parts: Verdict[]): Verdict {
-  return (doc) => {
-    let undecided = false;
-    for (const part of parts) {
-      const ok = part(doc);
-      if (ok === true) return true;
-      if (ok === undefined) undecided = true;
-    }
-    return undecided ? undefined : false;
+    return undecided ? undefined : !decisive;
   };
 }
 
@@ -179,7 +169,7 @@ function compileSimple(filter: Filter, depth: number): Verdict | undefined {
         if (branch === undefined) return undefined;
         branches.push(branch);
       }
-      parts.push(path === '$and' ? allOf(branches) : anyOf(branches));
+      parts.push(combined(branches, path === '$or'));
       continue;
     }
     const segments = segmentsOf(path);
@@ -208,7 +198,7 @@ function compileSimple(filter: Filter, depth: number): Verdict | undefined {
       return undecided ? undefined : true;
     });
   }
-  return parts.length === 1 ? parts[0] : allOf(parts);
+  return parts.length === 1 ? parts[0] : combined(parts, false);
 }
 
 /**
