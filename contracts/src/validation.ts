@@ -75,8 +75,8 @@ export function compileOperation(op: OperationDef): void {
     if (schema === undefined) continue;
     try {
       // the meta-schema check the input validator leaves out
-      if ((part === 'params' || part === 'query') && !bodyValidator().validateSchema(schema))
-        throw new Error(bodyValidator().errorsText(bodyValidator().errors));
+      const meta = bodyValidator();
+      if ((part === 'params' || part === 'query') && !meta.validateSchema(schema)) throw new Error(meta.errorsText(meta.errors));
       validatorFor(schema, part);
     } catch (e) {
       throw new Error(`Operation ${op.id}: the ${part} schema does not compile: ${(e as Error).message}`, { cause: e });
