@@ -355,6 +355,21 @@ it('records a run on several devices once more per device, each found by the nam
   // the run's own record, and one per device named (once each)
   expect(recorded).toHaveLength(3);
   expect((await records('equals[target.name]=audited-edge-2')).map((r) => r.operation)).toEqual(['mop.RunCommandTemplate']);
+
+  // refused (no such template): each device named still has its record, with the refusal
+  const refused = await platform.http('POST', '/mop/RunCommandTemplate', {
+    token: admin,
+    body: { template: 'audited-run-missing', devices: ['audited-edge-3'] },
+  });
+  expect(refused.status).toBeGreaterThanOrEqual(400);
+  const refusedId = refused.headers.get('x-request-id') ?? '';
+  const onDevice = (await records(`equals[requestId]=${encodeURIComponent(refusedId)}`)).filter((r) => r.target?.kind === 'device');
+  expect(onDevice.map((r) => ({ target: r.target, outcome: r.outcome }))).toEqual([
+    {
+      target: { kind: 'device', name: 'audited-edge-3' },
+      outcome: { status: refused.status, code: (refused.body as { code: string }).code },
+    },
+  ]);
 });
 
 it('records a cancel of several jobs once per job, named, with the status each left', async () => {
