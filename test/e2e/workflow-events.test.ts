@@ -146,9 +146,106 @@ it('masks secrets wherever a job is returned or streamed: job variables, a manua
     `/operations-manager/jobs/${jobId}`,
     `/workflow_engine/getJobShallow/${jobId}`,
     '/operations-manager/jobs?limit=50',
+    `/operations-manager/tasks?equals[job._id]=${jobId}`,
   ]) {
     const answer = await platform.http('GET', route, { token });
     expect(answer.status).toBe(200);
     expect(JSON.stringify(answer.body)).not.toContain(secret);
   }
+});
+
+it('masks the variables a workflow inputSchema declares secret (format password, writeOnly), and every copy of their values', async () => {
+  // names the secret policy does not know: only the schema says they are secrets
+  const key = 'k3y-only-the-schema-knows';
+  const pin = 'pin-4711-in-a-list';
+  const created = await platform.http('POST', '/automation-studio/automations', {
+    token,
+    body: {
+      automation: {
+        ...workflowDocument(
+          'declared-secrets',
+          {
+            // a manual task keeps the values it was given (its resolved incoming): the key, the pins
+            v1: task(
+              'ViewData',
+              { header: 'h', message: 'm', body: '$var.job.adminKey', variables: '$var.job.vault', btn_success: 'ok', btn_failure: '' },
+              {},
+              { type: 'manual' },
+            ),
+            n2: task('stringConcat', { str: 'key=', stringN: '$var.job.adminKey' }, { combinedStrings: '$var.job.line' }),
+          },
+          [
+            ['workflow_start', 'v1'],
+            ['v1', 'n2'],
+            ['n2', 'workflow_end'],
+          ],
+        ),
+        inputSchema: {
+          type: 'object',
+          properties: {
+            adminKey: { type: 'string', format: 'password' },
+            vault: {
+              type: 'object',
+              properties: { pins: { type: 'array', items: { type: 'string', writeOnly: true } }, site: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+  });
+  expect(created.status).toBe(200);
+  const started = await platform.http('POST', '/workflow_engine/startJobWithOptions/declared-secrets', {
+    token,
+    body: { options: { variables: { adminKey: key, vault: { pins: [pin, 'ab'], site: 'ams' } } } },
+  });
+  expect(started.status).toBe(200);
+  const jobId = (started.body as JobDocument)._id;
+  // a short value (under 4 characters) is masked where it is declared, and not searched for elsewhere
+  expect((started.body as JobDocument).variables).toMatchObject({
+    adminKey: '********',
+    vault: { pins: ['********', '********'], site: 'ams' },
+  });
+  expect((started.body as JobDocument & { secretInputs?: unknown }).secretInputs).toBeUndefined();
+  await v1Running(jobId);
+  const shown = async (): Promise<unknown[]> => {
+    const answers: unknown[] = [];
+    for (const route of [
+      `/operations-manager/jobs/${jobId}`,
+      `/workflow_engine/getJobShallow/${jobId}`,
+      `/operations-manager/jobs?equals[_id]=${jobId}`,
+      `/operations-manager/jobs?equals[_id]=${jobId}&include=tasks`,
+      `/operations-manager/jobs?equals[_id]=${jobId}&include=variables.vault`,
+      `/operations-manager/tasks?equals[job._id]=${jobId}`,
+    ]) {
+      const answer = await platform.http('GET', route, { token });
+      expect(answer.status).toBe(200);
+      answers.push(answer.body);
+    }
+    const list = await platform.http('POST', '/workflow_engine/getJobList/all', { token, body: { options: { filter: { _id: jobId } } } });
+    expect(list.status).toBe(200);
+    return [...answers, list.body];
+  };
+  const running = await shown();
+  // the manual task was given the key and the pins: shown masked in its resolved incoming
+  const resolved = (running[0] as { data: JobDocument }).data.tasks.v1?.variables as { resolved?: Record<string, unknown> };
+  expect(resolved.resolved).toMatchObject({ body: '********', variables: { pins: ['********', 'ab'], site: 'ams' } });
+  const res = await fetch(`${platform.url}/operations-manager/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
+  const frames: Frame[] = [];
+  const reading = readEvents(res, (frame) => {
+    frames.push(frame);
+    if (frames.length === 1)
+      void platform.http('POST', `/operations-manager/jobs/${jobId}/tasks/v1/finish`, { token, body: { variables: {} } });
+  });
+  await reading;
+  expect(frames.at(-1)?.event).toBe('jobComplete');
+  const ended = await shown();
+  for (const value of [running, ended, frames]) {
+    const text = JSON.stringify(value);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(pin);
+  }
+  // the job ran with the real values: the concatenation copied the key, and is shown masked
+  expect(((ended[0] as { data: JobDocument }).data.variables as Record<string, unknown>).line).toBe('key=********');
+  // the list's items and tasks carry nothing of the bookkeeping
+  expect(JSON.stringify(ended)).not.toContain('secretInputs');
 });

@@ -110,6 +110,35 @@ describe('a built-in task that fails', () => {
     expect(leaks(eventsOf(job._id))).toEqual([]);
   });
 
+  it('masks a secret the workflow inputSchema declares (format password) though its name is not a secret name', async () => {
+    const key = 'declared-k3y/not+named';
+    const wf = workflowDocument(
+      'secret-declared',
+      {
+        a1: {
+          ...task('makeData', { input: 'use <!accessCode!> now', variables: '$var.job.access', outputType: 'json' }, { output: null }),
+        },
+      },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'workflow_end', 'error'],
+      ],
+    );
+    const declared = {
+      ...wf,
+      inputSchema: {
+        type: 'object',
+        properties: { access: { type: 'object', properties: { accessCode: { type: 'string', format: 'password' } } } },
+      },
+    };
+    const job = await h.waitFor((await h.run(declared, { access: { accessCode: key } }))._id, ENDED);
+    expect(job.status).toBe('complete');
+    expect(errorOf(job, 'a1')).toBe(`makeData output is not valid JSON: use ${SECRET_MASK} now`);
+    const text = JSON.stringify([await storedWithoutInputs(job._id), eventsOf(job._id)]);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(encodeURIComponent(key));
+  });
+
   it('masks a secret the error quotes inside an object (JSON-escaped), naming the member it held', async () => {
     const wf = workflowDocument(
       'secret-concat',

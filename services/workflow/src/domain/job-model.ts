@@ -1,4 +1,4 @@
-import { AppError, RELEASE, audienceAdmits, redactSecrets } from '@nap/contracts';
+import { AppError, RELEASE, audienceAdmits, declaredSecretPaths, maskDeclaredSecrets, redactSecrets } from '@nap/contracts';
 import type { Caller, Decorator, JobAudience, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
 import { END, START } from './graph';
@@ -138,6 +138,12 @@ export interface JobRecord extends JobDocument {
    * to, so that no chain of triggers starts jobs without end.
    */
   triggerChain?: string[];
+  /**
+   * The variables the workflow's inputSchema declares secret whatever their names (`format:
+   * "password"`, `writeOnly`: see `declaredSecretPaths` of `@nap/contracts`), as paths from the
+   * job's variables: masked, with every copy of their values, wherever the job is shown.
+   */
+  secretInputs?: string[][];
 }
 
 /**
@@ -157,6 +163,7 @@ export const INTERNAL_JOB_MEMBERS = [
   'visibleTo',
   'triggerChain',
   'treeJobs',
+  'secretInputs',
 ] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
@@ -240,6 +247,8 @@ export function newJobRecord(input: NewJob): JobRecord {
     eventsPublished: 0,
   };
   job.visibleTo = jobVisibleTo(job);
+  const secretInputs = declaredSecretPaths(workflow.inputSchema);
+  if (secretInputs.length > 0) job.secretInputs = secretInputs;
   if (input.parent) job.parent = input.parent.link;
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = input.pinned;
   if (input.trigger !== undefined) job.trigger = input.trigger;
@@ -263,9 +272,12 @@ export function toPublicJob(job: JobRecord): JobDocument {
     archive: _archive,
     visibleTo: _visibleTo,
     triggerChain: _triggerChain,
+    treeJobs: _treeJobs,
+    secretInputs,
     ...out
   } = job;
-  return redactSecrets(out);
+  const shown = redactSecrets(out);
+  return secretInputs === undefined ? shown : maskDeclaredSecrets(shown, 'variables', job.variables, secretInputs);
 }
 
 /**

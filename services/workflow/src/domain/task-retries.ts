@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS, findSecrets, noSecrets, secretMask } from '@nap/contracts';
+import { MAX_TASK_RETRIES_KEPT, MAX_TASK_RETRY_ERROR_CHARS, findDeclaredSecrets, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 import type { JobErrorEntry, TaskRetry } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 import type { JobTask } from './job-model';
@@ -14,7 +14,7 @@ export interface RetryFacts {
   /** The job's error entries before the retry (it clears them). */
   jobErrors: readonly JobErrorEntry[];
   /** The job's variables and tasks before the retry: what the task's references gave it. */
-  job?: Pick<ReferenceScope, 'variables' | 'tasks'>;
+  job?: Pick<ReferenceScope, 'variables' | 'tasks'> & { secretInputs?: string[][] };
   /** The replacement incoming values the retry gives, by name. */
   replacements: Record<string, unknown>;
   /** Username of who retried. */
@@ -45,6 +45,7 @@ export function retryEntry(facts: RetryFacts): TaskRetry {
     const secrets = noSecrets();
     for (const value of [previous, replacements, task.variables?.resolved, ranWith(task, facts.job), facts.job?.variables])
       findSecrets(value, secrets);
+    if (facts.job?.secretInputs !== undefined) findDeclaredSecrets(facts.job.variables, facts.job.secretInputs, secrets);
     // masked as the error was when recorded (an error recorded before that was, too), then shortened
     entry.error = shortened(secretMask(secrets).text(error));
   }

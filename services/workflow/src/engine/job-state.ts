@@ -1,4 +1,4 @@
-import { findSecrets, noSecrets, secretMask } from '@nap/contracts';
+import { findDeclaredSecrets, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 import type { FoundSecrets, JobEventName, SecretMask } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
 import { merged, setOwn } from '@nap/util';
@@ -265,7 +265,12 @@ export class JobState {
    */
   withSecretsMasked(id: string, outcome: TaskOutcome): TaskOutcome {
     if (outcome.finishState !== 'error' && outcome.error === undefined) return outcome;
-    const variables = (this.variableSecrets ??= findSecrets(this.job.variables));
+    // the secrets of the variables by name, and those the workflow's inputSchema declares
+    const variables = (this.variableSecrets ??= findDeclaredSecrets(
+      this.job.variables,
+      this.job.secretInputs ?? [],
+      findSecrets(this.job.variables),
+    ));
     if (this.variableMask === undefined || !sameSecrets(this.variableMask.secrets, variables))
       this.variableMask = { secrets: variables, mask: secretMask(variables) };
     // the task's own secrets (most are the job's: those are not searched for twice)

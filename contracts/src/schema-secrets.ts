@@ -1,0 +1,145 @@
+/**
+ * Secrets a JSON Schema declares, whatever their names: a member of `format: "password"` (what
+ * forms and Itential's input schemas give a password field) or `writeOnly: true` (JSON Schema's
+ * "sent, never given back"). The platform's secret policy ({@link isSecretKey}) decides by name;
+ * a workflow whose inputSchema calls `adminKey` a password field makes it a secret of the jobs
+ * started from it too.
+ *
+ * A declared secret is named by its path from the top of the value the schema describes: member
+ * names, and {@link EVERY} for every item of an array or every member an object's
+ * `additionalProperties` describes.
+ */
+import { SECRET_MASK } from './secrets';
+import { addSecretTexts, noSecrets, secretMask } from './secret-texts';
+import type { FoundSecrets } from './secret-texts';
+
+/** The path segment that stands for every item of an array, or every member of an object. */
+export const EVERY = '*';
+
+/** Deepest level of a schema or a value walked for declared secrets. */
+const MAX_DEPTH = 32;
+/** Most declared secrets kept of one schema: beyond, a schema is data, not a form. */
+const MAX_PATHS = 256;
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function declaresSecret(node: Json): boolean {
+  return node.format === 'password' || node.writeOnly === true;
+}
+
+/**
+ * The paths of the members `schema` declares secret (see the module comment), each once, in the
+ * schema's order; none for anything that is not a schema object. Follows `properties`,
+ * `additionalProperties`, `items` (a schema or a list of schemas) and the members of `allOf`,
+ * `anyOf` and `oneOf`; `$ref` is not followed.
+ */
+export function declaredSecretPaths(schema: unknown): string[][] {
+  const found = new Map<string, string[]>();
+  walkSchema(schema, [], 0, found);
+  return [...found.values()];
+}
+
+function walkSchema(node: unknown, path: string[], depth: number, found: Map<string, string[]>): void {
+  if (!isRecord(node) || depth > MAX_DEPTH || found.size >= MAX_PATHS) return;
+  if (declaresSecret(node)) {
+    found.set(JSON.stringify(path), path);
+    return;
+  }
+  const { properties, additionalProperties, items } = node;
+  if (isRecord(properties)) for (const name of Object.keys(properties)) walkSchema(properties[name], [...path, name], depth + 1, found);
+  if (isRecord(additionalProperties)) walkSchema(additionalProperties, [...path, EVERY], depth + 1, found);
+  if (Array.isArray(items)) for (const item of items) walkSchema(item, [...path, EVERY], depth + 1, found);
+  else if (isRecord(items)) walkSchema(items, [...path, EVERY], depth + 1, found);
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = node[keyword];
+    if (Array.isArray(list)) for (const sub of list) walkSchema(sub, path, depth + 1, found);
+  }
+}
+
+/** Calls `each` with every value found at `path` in `value` ({@link EVERY} walks every item or member). */
+function atPath(value: unknown, path: readonly string[], at: number, each: (found: unknown) => void): void {
+  if (at === path.length) {
+    each(value);
+    return;
+  }
+  const segment = path[at] as string;
+  if (segment === EVERY) {
+    if (Array.isArray(value)) for (const item of value) atPath(item, path, at + 1, each);
+    else if (isRecord(value)) for (const name of Object.keys(value)) atPath(value[name], path, at + 1, each);
+    return;
+  }
+  if (isRecord(value) && Object.hasOwn(value, segment)) atPath(value[segment], path, at + 1, each);
+}
+
+/** Adds every text and number in `value` (at any depth) to `found`: a declared secret is secret whole. */
+function addTexts(value: unknown, depth: number, found: FoundSecrets): void {
+  if (typeof value === 'string' || typeof value === 'number') addSecretTexts(found, String(value));
+  else if (depth < MAX_DEPTH && Array.isArray(value)) for (const item of value) addTexts(item, depth + 1, found);
+  else if (depth < MAX_DEPTH && isRecord(value)) for (const name of Object.keys(value)) addTexts(value[name], depth + 1, found);
+}
+
+/** Adds the values `value` holds at the declared `paths` to `found` (texts from `MIN_SECRET_CHARS` characters on): `found` itself. */
+export function findDeclaredSecrets(
+  value: unknown,
+  paths: readonly (readonly string[])[],
+  found: FoundSecrets = noSecrets(),
+): FoundSecrets {
+  for (const path of paths) atPath(value, path, 0, (secret) => addTexts(secret, 0, found));
+  return found;
+}
+
+/** `value` with the members at `paths` replaced by the mask, copied only along the paths that hold a value. */
+export function maskDeclaredPaths<T>(value: T, paths: readonly (readonly string[])[]): T {
+  let out: unknown = value;
+  for (const path of paths) out = maskAt(out, path, 0);
+  return out as T;
+}
+
+function maskAt(value: unknown, path: readonly string[], at: number): unknown {
+  if (at === path.length) return value === null || value === undefined || typeof value === 'boolean' ? value : SECRET_MASK;
+  const segment = path[at] as string;
+  if (Array.isArray(value)) {
+    if (segment !== EVERY) return value;
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const masked = maskAt(item, path, at + 1);
+      if (masked !== item) (copy ??= [...value])[i] = masked;
+    });
+    return copy ?? value;
+  }
+  if (!isRecord(value)) return value;
+  let copy: Json | undefined;
+  for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : []) {
+    const member = value[name];
+    const masked = maskAt(member, path, at + 1);
+    if (masked !== member) {
+      copy ??= { ...value };
+      Object.defineProperty(copy, name, { value: masked, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return copy ?? value;
+}
+
+/**
+ * `shown` (what is about to be answered, streamed or archived of a thing whose values are `values`)
+ * with the secrets `values` holds at the declared `paths` masked: the members at those paths of
+ * `shown[member]` replaced whole, and every form of their texts (as written, JSON-escaped,
+ * URL-encoded, base64, …) wherever else a string of `shown` repeats one (a task's resolved
+ * incoming, an output that copied it, an error). `shown` itself when no path holds a value.
+ */
+export function maskDeclaredSecrets<T extends Json>(
+  shown: T,
+  member: keyof T & string,
+  values: unknown,
+  paths: readonly (readonly string[])[],
+): T {
+  if (paths.length === 0) return shown;
+  const found = findDeclaredSecrets(values, paths);
+  const withPaths = Object.hasOwn(shown, member) ? { ...shown, [member]: maskDeclaredPaths(shown[member], paths) } : shown;
+  if (found.texts.size === 0) return withPaths;
+  return secretMask(found).value(withPaths);
+}

@@ -1,0 +1,37 @@
+import { maskDeclaredSecrets } from '@nap/contracts';
+import type { Projection } from '@nap/store';
+import type { JobRecord } from './job-model';
+
+/**
+ * The secrets a job's workflow declares in its inputSchema (`secretInputs`, see JobRecord) in pages
+ * of projected jobs: a page is read with `secretInputs` too ({@link withSecretInputs}); the jobs
+ * that have any are masked from their variables, read again for those jobs alone (few jobs declare
+ * secrets, and a page may not have projected the variables), and `secretInputs` is left out of
+ * what is answered ({@link maskPageSecrets}).
+ */
+
+/** `projection` that also reads `secretInputs` (an internal member the job query projections leave out). */
+export function withSecretInputs(projection: Projection): Projection {
+  const inclusive = Object.values(projection).some((v) => v === 1);
+  if (inclusive) return { ...projection, secretInputs: 1 };
+  const { secretInputs: _left, ...rest } = projection;
+  return rest;
+}
+
+/**
+ * `items` (jobs read with {@link withSecretInputs}) with the declared secrets of each masked and
+ * `secretInputs` left out; `variablesOf` reads the variables of the jobs that declare some.
+ */
+export async function maskPageSecrets<T extends Record<string, unknown>>(
+  items: T[],
+  variablesOf: (ids: string[]) => Promise<Pick<JobRecord, '_id' | 'variables'>[]>,
+): Promise<T[]> {
+  const declaring = items.filter((item) => Array.isArray(item.secretInputs));
+  if (declaring.length === 0) return items;
+  const variables = new Map((await variablesOf(declaring.map((item) => String(item._id)))).map((job) => [job._id, job.variables]));
+  return items.map((item) => {
+    if (!Array.isArray(item.secretInputs)) return item;
+    const { secretInputs, ...shown } = item as Record<string, unknown>;
+    return maskDeclaredSecrets(shown, 'variables', variables.get(String(item._id)), secretInputs as string[][]) as T;
+  });
+}
