@@ -1,4 +1,4 @@
-import { AppError, jobTaskItemSchema, parseAs } from '@nap/contracts';
+import { AppError, jobTaskItemSchema, parseAs, redactSecrets } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { listDocuments, listProjected, pageLinks } from '@nap/store';
 import type { Doc, Filter } from '@nap/store';
@@ -6,9 +6,10 @@ import { buildJobQuery } from '../domain/job-query';
 import type { JobQuery } from '../domain/job-query';
 import { TASK_BATCH_JOBS, TASK_SCAN_JOBS, flattenTasks, taskJobScope } from '../domain/job-tasks';
 import { visibilityFilter } from '../domain/job-model';
+import { maskPageSecrets, withSecretInputs } from '../domain/job-secrets';
 import type { WorkflowContext } from '../context';
 
-const TASK_JOB_PROJECTION = { _id: 1, name: 1, status: 1, tasks: 1 } as const;
+const TASK_JOB_PROJECTION = withSecretInputs({ _id: 1, name: 1, status: 1, tasks: 1 });
 
 /**
  * The tasks that match a task query, read a batch of jobs at a time: every match is counted, and
@@ -66,7 +67,8 @@ export function getTasks(svc: WorkflowContext): Handler<'workflow.getTasks'> {
       const jobs = window === undefined ? batch : batch.slice(0, window - searchedJobs);
       if (jobs.length < batch.length) bounded = true;
       searchedJobs += jobs.length;
-      matching.add(flattenTasks(jobs));
+      // a job's tasks show the values they ran with: masked like the job (by name, and what its workflow declares secret)
+      matching.add(flattenTasks(await maskPageSecrets(jobs.map(redactSecrets), (ids) => svc.jobs.findByIds(ids))));
     }
     const items = matching.page();
     const { total } = matching;
