@@ -1,5 +1,13 @@
 import { SECRET_MASK } from './secrets';
-import { EVERY, declaredSecretPaths, findDeclaredSecrets, maskDeclaredPaths, maskDeclaredSecrets } from './schema-secrets';
+import {
+  EVERY,
+  declaredSecretMembers,
+  declaredSecretPaths,
+  findDeclaredSecrets,
+  maskDeclaredPaths,
+  maskDeclaredSecrets,
+} from './schema-secrets';
+import { assertSecretTextWithin } from './secret-texts';
 
 describe('declaredSecretPaths', () => {
   it('finds format password and writeOnly members through properties, items, additionalProperties and allOf/anyOf/oneOf', () => {
@@ -71,5 +79,21 @@ describe('masking declared secrets', () => {
     expect(masked.tasks.t1.variables.resolved).toEqual({ line: `key=${SECRET_MASK}`, encoded: SECRET_MASK, n: 1234 });
     expect(JSON.stringify(masked)).not.toMatch(/k3y|vault-a/);
     expect(maskDeclaredSecrets(shown, 'variables', variables, [])).toBe(shown);
+  });
+});
+
+describe('the secret text bound and declared members', () => {
+  it('names the declared members as the bound names them, and counts them as secret text', () => {
+    const value = { vault: { pins: ['p'.repeat(60), 'q'.repeat(60)] }, site: 's'.repeat(60) };
+    const members = declaredSecretMembers(value, [['vault', 'pins', EVERY], ['missing']], 'body.variables');
+    expect([...members]).toEqual(['body.variables.vault.pins[0]', 'body.variables.vault.pins[1]']);
+    // by name alone nothing here is secret
+    expect(() => assertSecretTextWithin(value, 'body.variables', 100)).not.toThrow();
+    expect(() => assertSecretTextWithin(value, 'body.variables', 100, members)).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: [{ member: 'body.variables.vault.pins[1]', message: expect.any(String) }],
+      }),
+    );
   });
 });

@@ -75,6 +75,29 @@ function atPath(value: unknown, path: readonly string[], at: number, each: (foun
   if (isRecord(value) && Object.hasOwn(value, segment)) atPath(value[segment], path, at + 1, each);
 }
 
+/**
+ * The members of `value` at the declared `paths`, named as {@link assertSecretTextWithin} names
+ * them under `what` (`options.variables.vault.pins[0]`): what it counts as secret besides names.
+ */
+export function declaredSecretMembers(value: unknown, paths: readonly (readonly string[])[], what: string): Set<string> {
+  const members = new Set<string>();
+  const visit = (item: unknown, path: readonly string[], at: number, member: string): void => {
+    if (at === path.length) {
+      members.add(member);
+      return;
+    }
+    const segment = path[at] as string;
+    if (Array.isArray(item)) {
+      if (segment === EVERY) item.forEach((element: unknown, i) => visit(element, path, at + 1, `${member}[${i}]`));
+    } else if (isRecord(item)) {
+      if (segment === EVERY) for (const name of Object.keys(item)) visit(item[name], path, at + 1, `${member}.${name}`);
+      else if (Object.hasOwn(item, segment)) visit(item[segment], path, at + 1, `${member}.${segment}`);
+    }
+  };
+  for (const path of paths) visit(value, path, 0, what);
+  return members;
+}
+
 /** Adds every text and number in `value` (at any depth) to `found`: a declared secret is secret whole. */
 function addTexts(value: unknown, depth: number, found: FoundSecrets): void {
   if (typeof value === 'string' || typeof value === 'number') addSecretTexts(found, String(value));

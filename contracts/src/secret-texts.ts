@@ -125,15 +125,25 @@ function userOf(value: Record<string, unknown>): string | undefined {
  */
 export const MAX_SECRET_TEXT_BYTES = 262_144;
 
+/** No member declared secret (see {@link assertSecretTextWithin}). */
+const NO_MEMBERS: ReadonlySet<string> = new Set();
+
 /**
  * Throws `VALIDATION_FAILED` (400) when the secret texts of `value` ({@link findSecrets}) pass
  * `maxBytes` in all, naming the member (under `what`, for example `body.variables`) whose secret
- * passes the limit.
+ * passes the limit. `declared` names more members that hold secrets whatever their names, as this
+ * names them (`body.variables.vault.pins[0]`: what a schema declares, see `declaredSecretMembers`).
  */
-export function assertSecretTextWithin(value: unknown, what: string, maxBytes: number = MAX_SECRET_TEXT_BYTES): void {
+export function assertSecretTextWithin(
+  value: unknown,
+  what: string,
+  maxBytes: number = MAX_SECRET_TEXT_BYTES,
+  declared: ReadonlySet<string> = NO_MEMBERS,
+): void {
   const seen = new Set<string>();
   let bytes = 0;
-  const visit = (item: unknown, member: string, secretName: boolean, depth: number): void => {
+  const visit = (item: unknown, member: string, secretNamed: boolean, depth: number): void => {
+    const secretName = secretNamed || (declared.size > 0 && declared.has(member));
     const text = typeof item === 'number' && secretName ? String(item) : item;
     if (typeof text === 'string') {
       if (!(secretName || isSecretValue(text)) || text.length < MIN_SECRET_CHARS || seen.has(text)) return;

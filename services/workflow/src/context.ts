@@ -1,4 +1,4 @@
-import { AppError, SYSTEM_CALLER, assertJsonDepth, assertSecretTextWithin, isAppError } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, assertJsonDepth, isAppError } from '@nap/contracts';
 import type { Caller, StartJobWithOptionsBody, Trigger } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
 import { errorMessage, isPlainObject } from '@nap/util';
@@ -96,13 +96,12 @@ export async function startWithOptions<T>(
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life
   assertJsonDepth(options.variables, 'options.variables');
-  // what masks a job's secrets is kept for the job's life: a bounded size, refused before anything runs
-  assertSecretTextWithin(options.variables, 'options.variables');
   // the workflow was read for this start alone: it is handed over
   return svc.engine.startJobAs(
     {
       workflow,
       caller: ctx.caller,
+      variablesMember: 'options.variables',
       ...(options.variables !== undefined ? { variables: options.variables } : {}),
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.type !== undefined ? { type: options.type } : {}),

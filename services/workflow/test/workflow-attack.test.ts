@@ -309,6 +309,45 @@ describe('a job that starts with more secret text than a job may hold', () => {
   });
 });
 
+describe('the secret text bound, for secrets a schema declares and for jobs no start route starts', () => {
+  it('counts what the inputSchema declares secret, and bounds a job an endpoint trigger starts', async () => {
+    const doc = workflowDocument('attack-declared-bound', { a1: task('newVariable', { name: 'a', value: 1 }) }, [
+      ['workflow_start', 'a1'],
+      ['a1', 'workflow_end'],
+    ]);
+    const inputSchema = { type: 'object', properties: { blob: { type: 'string', format: 'password' } } };
+    expect(
+      (await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: { ...doc, inputSchema } } }))
+        .status,
+    ).toBe(200);
+    // not a secret name: only the schema makes its 300,000 characters secret text
+    const blob = 'b'.repeat(MAX_SECRET_TEXT_BYTES + 1);
+    const res = await platform.http('POST', '/operations-manager/jobs/start', {
+      token: admin,
+      body: { workflow: 'attack-declared-bound', options: { variables: { blob } } },
+    });
+    expect(res).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: [{ member: 'options.variables.blob' }] } });
+    expect((await ended(await started('attack-declared-bound', { blob: 'b'.repeat(1000) }))).status).toBe('complete');
+
+    const action = await automation({ name: 'attack-bound-endpoint', componentType: 'workflows', componentName: 'attack-declared-bound' });
+    const trigger = await platform.http('POST', '/operations-manager/triggers', {
+      token: admin,
+      body: { name: 'attack-bound-endpoint', type: 'endpoint', actionId: action._id, routeName: 'attack-bound-endpoint', verb: 'POST' },
+    });
+    expect(trigger.status).toBeLessThan(300);
+    const fired = await platform.http('POST', '/operations-manager/triggers/endpoint/attack-bound-endpoint', {
+      token: admin,
+      body: { blob },
+    });
+    expect(fired).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', details: [{ member: expect.stringMatching(/blob$/) }] },
+    });
+    const jobs = await platform.http('GET', '/operations-manager/jobs?equals[name]=attack-declared-bound', { token: admin });
+    expect((jobs.body as { total: number }).total).toBe(1);
+  });
+});
+
 describe('references and job variables named after Object members', () => {
   it('keeps a job variable named __proto__ as a variable, which $var.job.__proto__ then reads', async () => {
     await workflow('attack-proto-variable', [], {

@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError, MAX_SECRET_TEXT_BYTES, assertSecretTextWithin, declaredSecretMembers } from '@nap/contracts';
 import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
@@ -32,6 +32,8 @@ export interface StartJobInput {
   trigger?: JobTrigger;
   /** The event triggers whose firing led to the job (see JobRecord.triggerChain). */
   triggerChain?: string[];
+  /** What a refusal of `variables` names them as (`options.variables` of a start route); `variables` otherwise. */
+  variablesMember?: string;
 }
 
 /** What job control works with: the store, and the parts of the engine that drive, wake and publish. */
@@ -93,6 +95,10 @@ export class JobLifecycle {
       ...(input.trigger !== undefined ? { trigger: input.trigger } : {}),
       ...(input.triggerChain !== undefined ? { triggerChain: input.triggerChain } : {}),
     });
+    // what masks a job's secrets (by name, and those its inputSchema declares) is kept for the job's
+    // life: a bounded size, refused before anything runs, whatever started it (a route, a trigger, a parent)
+    const member = input.variablesMember ?? 'variables';
+    assertSecretTextWithin(variables, member, MAX_SECRET_TEXT_BYTES, declaredSecretMembers(variables, job.secretInputs ?? [], member));
     // The inputSchema is what a caller starting the workflow must give; the platform's own `_id` and
     // `initiator` count, as the job holds them. A child job's variables are its parent's wiring and
     // are not checked: the fixtures' workflows pass their children values the children's schemas do
