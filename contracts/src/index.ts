@@ -14,6 +14,7 @@ export * from './subjects';
 export * from './secrets';
 export * from './secret-texts';
 export * from './schema-secrets';
+export * from './masked-secrets';
 export * from './json-limits';
 export * from './deadline';
 export * from './schemas';

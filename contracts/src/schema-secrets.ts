@@ -12,6 +12,7 @@
 import { SECRET_MASK } from './secrets';
 import { addSecretTexts, noSecrets, secretMask } from './secret-texts';
 import type { FoundSecrets } from './secret-texts';
+import { isRecord } from './internal/records';
 
 /** The path segment that stands for every item of an array, or every member of an object. */
 export const EVERY = '*';
@@ -22,10 +23,6 @@ const MAX_DEPTH = 32;
 const MAX_PATHS = 256;
 
 type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function declaresSecret(node: Json): boolean {
   return node.format === 'password' || node.writeOnly === true;

@@ -1,6 +1,7 @@
 import { AppError } from './errors';
 import { TextAutomaton, maskRuns, mergeRuns } from './internal/text-automaton';
 import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
+import { isRecord } from './internal/records';
 
 /**
  * Masking the secrets a text repeats. The platform's policy (`redactSecrets`) masks the secret
@@ -378,10 +379,6 @@ function maskStrings(value: unknown, text: (input: string) => string, depth: num
     if (out !== undefined) setOwn(out, key, masked);
   }
   return out ?? value;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Sets an own member, even one named `__proto__` (as JSON.parse makes it), never the prototype. */

@@ -1,3 +1,5 @@
+import { isRecord } from './internal/records';
+
 /**
  * A command template run read device by device: what a person is shown of a MOP check (the review
  * task's view, the console, `nap devices check`). A device passes under the template's passRule
@@ -41,10 +43,6 @@ export interface TemplateOutcome {
   name?: string;
   result?: boolean;
   devices: DeviceOutcome[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));

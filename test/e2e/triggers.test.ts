@@ -357,6 +357,48 @@ describe('manual triggers', () => {
   });
 });
 
+describe('secrets in form data', () => {
+  it('answers and exports them masked, keeps them when written back masked, and starts jobs with them whole', async () => {
+    // the job copies the token into a member of no secret name: what the job got is seen there
+    const copier = await createAutomation(
+      platform,
+      token,
+      workflowDocument('copy-token', { a1: task('newVariable', { name: 'copied', value: '$var.job.api_token' }, { value: null }) }, [
+        ['workflow_start', 'a1'],
+        ['a1', 'workflow_end'],
+      ]),
+    );
+    const secret = 'tok-kept-by-a-trigger';
+    const created = await createTrigger({
+      name: 'copy by hand',
+      type: 'manual',
+      actionId: copier,
+      formData: { api_token: secret, site: 'ams' },
+    });
+    expect(created.formData).toEqual({ api_token: '********', site: 'ams' });
+    for (const route of [
+      `/operations-manager/triggers/${created._id}`,
+      `/operations-manager/triggers/${created._id}/export`,
+      `/operations-manager/triggers?equals[name]=copy by hand`,
+    ]) {
+      const answer = await platform.http('GET', route, { token });
+      expect(answer.status).toBe(200);
+      expect(JSON.stringify(answer.body)).toContain('"api_token":"********"');
+      expect(JSON.stringify(answer.body)).not.toContain(secret);
+    }
+    // written back as read, one member changed: the token stays
+    const changed = await platform.http('PATCH', `/operations-manager/triggers/${created._id}`, {
+      token,
+      body: { formData: { api_token: '********', site: 'fra' } },
+    });
+    expect(changed).toMatchObject({ status: 200, body: { data: { formData: { api_token: '********', site: 'fra' } } } });
+    const run = await platform.http('POST', `/operations-manager/triggers/manual/${created._id}/run`, { token, body: {} });
+    expect(run.status).toBe(200);
+    const job = await waitForJob(platform, token, (run.body as Envelope<JobDocument>).data._id);
+    expect(job.variables).toMatchObject({ api_token: '********', site: 'fra', copied: secret });
+  });
+});
+
 describe('schedule triggers', () => {
   it('fires at its first due time, then once per repeat, until disabled', async () => {
     const id = await createAutomation(platform, token, greetWorkflow('every-second'));

@@ -2,6 +2,7 @@ import { createAuditRecorder, serve } from '@nap/bus';
 import type { Subscription } from '@nap/bus';
 import { RELEASE, systemSubject } from '@nap/contracts';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
+import { createSecretBox } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
 import { reportRetentionDue } from '@nap/telemetry';
 import type { WorkflowContext } from './context';
@@ -80,7 +81,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     { timeScale: deps.config.timeScale, ...options },
   );
   const automations = new AutomationRepository(store);
-  const triggers = new TriggerRepository(store);
+  const triggers = new TriggerRepository(store, createSecretBox(deps.config.secretKey));
   const log = logger.child({ component: 'triggers' });
   const triggerStarter = new TriggerStarter({ engine, automations, triggers, client, log, audit: createAuditRecorder(bus) });
   const eventTriggers = new EventTriggers(bus, triggers, engine.repository, triggerStarter, log);
@@ -137,6 +138,8 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       await ensureCollections(store);
       const backfilled = await engine.repository.backfillVisibleTo(jobVisibleTo);
       if (backfilled > 0) logger.info({ jobs: backfilled }, 'Jobs stored by an earlier release got their visibility tokens');
+      const sealed = await triggers.sealStoredSecrets();
+      if (sealed > 0) logger.info({ triggers: sealed }, 'Triggers stored by an earlier release got the secrets of their formData sealed');
       const wake: Subscription = bus.subscribe(WORKFLOW_WAKE_SUBJECT, (msg) => engine.wake(Buffer.from(msg.data).toString('utf8')));
       bus.onStatus((status) => {
         if (status === 'connected') engine.busReconnected();

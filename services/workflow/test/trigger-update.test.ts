@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SYSTEM_CALLER } from '@nap/contracts';
+import { SECRET_MASK, SYSTEM_CALLER } from '@nap/contracts';
+import { createSecretBox } from '@nap/runtime';
 import { createEmbeddedStore } from '@nap/store';
 import type { EmbeddedStore } from '@nap/store';
 import { toTriggerRecord } from '../src/domain/trigger-model';
@@ -21,7 +22,7 @@ let triggers: TriggerRepository;
 beforeEach(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'nap-trigger-update-'));
   store = createEmbeddedStore({ path: path.join(dir, 'db') });
-  triggers = new TriggerRepository(store);
+  triggers = new TriggerRepository(store, createSecretBox('trigger-update-test-secret-key-32c'));
 });
 
 afterEach(async () => {
@@ -92,4 +93,61 @@ it('removes the members an update leaves out, and answers null for a trigger tha
   expect(stored).not.toHaveProperty('repeatInterval');
   await triggers.delete('t1');
   expect(await triggers.update(read, once)).toBeNull();
+});
+
+describe('secrets in formData', () => {
+  const raw = async (): Promise<Record<string, unknown> | null> =>
+    store.collection<{ _id: string } & Record<string, unknown>>('triggers').findOne({ _id: 't1' });
+  const schedule = (formData: Record<string, unknown>, existing?: TriggerRecord): TriggerRecord =>
+    toTriggerRecord(
+      { name: 'hourly', type: 'schedule', actionId: 'a', firstRunAt: HOUR, repeatUnit: 'hour', formData },
+      'body',
+      SYSTEM_CALLER,
+      0,
+      {
+        newId: () => 't1',
+        ...(existing ? { existing } : {}),
+      },
+    );
+
+  it('stores them masked and sealed, answers the trigger whole, and unseals nothing once they are gone', async () => {
+    const formData = { device: 'r1', creds: { username: 'ops', password: 'hunter2-in-a-schedule' }, api_token: 'tok-123456' };
+    expect(await triggers.insert(schedule(formData))).toMatchObject({ formData });
+    const stored = await raw();
+    expect(stored?.formData).toEqual({ device: 'r1', creds: { username: 'ops', password: SECRET_MASK }, api_token: SECRET_MASK });
+    expect(JSON.stringify(stored)).not.toMatch(/hunter2|tok-123/);
+    expect(typeof stored?.sealedFormData).toBe('string');
+    expect(await triggers.get('t1')).toMatchObject({ formData });
+    expect(await triggers.get('t1')).not.toHaveProperty('sealedFormData');
+    expect((await triggers.claimDue('t1', 'engine-1', HOUR, 60_000))?.formData).toEqual(formData);
+
+    // written back as a client read it (masked): the secrets stay; a member changed beside them is kept
+    const read = await triggers.get('t1');
+    const masked = { device: 'r2', creds: { username: 'ops', password: SECRET_MASK }, api_token: SECRET_MASK };
+    expect((await triggers.update(read, schedule(masked, read)))?.formData).toEqual({ ...formData, device: 'r2' });
+
+    // no secret any more: nothing sealed is left behind
+    const again = await triggers.get('t1');
+    expect(await triggers.update(again, schedule({ device: 'r3' }, again))).toMatchObject({ formData: { device: 'r3' } });
+    expect(await raw()).not.toHaveProperty('sealedFormData');
+  });
+
+  it('refuses a mask where no secret is stored, naming the member', () => {
+    expect(() => schedule({ password: SECRET_MASK })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: [{ member: 'body.formData.password', message: 'give the secret itself' }],
+      }),
+    );
+  });
+
+  it('seals the secrets of a trigger an earlier release stored in clear, once', async () => {
+    const formData = { password: 'hunter2-stored-in-clear', site: 'ams' };
+    await store.collection<{ _id: string } & Record<string, unknown>>('triggers').insertOne({ ...schedule(formData) });
+    await store.collection<{ _id: string } & Record<string, unknown>>('triggers').insertOne({ ...schedule({ site: 'x' }), _id: 't2' });
+    expect(await triggers.sealStoredSecrets()).toBe(1);
+    expect(await triggers.sealStoredSecrets()).toBe(0);
+    expect(JSON.stringify(await raw())).not.toContain('hunter2');
+    expect((await triggers.get('t1')).formData).toEqual(formData);
+  });
 });

@@ -1,7 +1,6 @@
-import { AppError, SECRET_MASK, hasCode, isSecret, redactSecrets } from '@nap/contracts';
+import { AppError, SECRET_MASK, hasCode, holdsMask, holdsNestedSecret, isSecret, redactSecrets, restoreMasked } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import { buildDeviceQuery, maskVariables, normalizeVariables } from '../domain/device-variables';
-import { holdsMask, holdsNestedSecret, restoreMasked } from '../domain/nested-secrets';
 import type { ConfigBackupDoc, DeviceDoc, DeviceGroupDoc, GatewayCollections } from './collections';
 import { ownValue, setOwn } from '@nap/util';
 

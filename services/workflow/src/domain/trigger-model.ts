@@ -9,7 +9,10 @@ import {
   TRIGGER_TYPES,
   checkNotReservedKey,
   checkPrintableName,
+  holdsMask,
   parseAs,
+  redactSecrets,
+  restoreMasked,
   triggerInputSchema,
 } from '@nap/contracts';
 import type { Caller, MissedRunPolicy, RepeatUnit, Trigger, TriggerInput, ValidationProblem } from '@nap/contracts';
@@ -158,11 +161,12 @@ export function toTriggerRecord(
   const { existing } = options;
   // the name given, not one stored before the rule: changing another member of such a trigger still works
   if (typeof submitted.name === 'string') checkPrintableName(submitted.name, `${member}.name`);
-  const input: TriggerInput = parseAs(
-    triggerInputSchema,
-    { ...(existing ? stripService(existing) : {}), ...stripService(submitted) },
-    member,
-  );
+  // a trigger read (its secrets masked), changed and written back keeps the secrets stored
+  const given =
+    isRecord(submitted.formData) && holdsMask(submitted.formData)
+      ? { ...submitted, formData: restoreMasked(submitted.formData, existing?.formData, `${member}.formData`, 'the trigger') }
+      : submitted;
+  const input: TriggerInput = parseAs(triggerInputSchema, { ...(existing ? stripService(existing) : {}), ...stripService(given) }, member);
   if (existing && input.type !== existing.type)
     throw invalid(`${member}.type`, `cannot change from ${existing.type} to ${input.type}; create a new trigger`);
   if (!(TRIGGER_TYPES as readonly string[]).includes(input.type))
@@ -407,7 +411,8 @@ export function newTriggerId(): string {
 /** The trigger as the interface shows it: who it runs as and a schedule's claim stay inside. */
 export function toPublicTrigger(t: TriggerRecord): Trigger {
   const { runAs: _runAs, fire: _fire, ...out } = t;
-  return out;
+  // the variables it starts jobs with may hold secrets (a device password): answered and exported masked
+  return out.formData === undefined ? out : { ...out, formData: redactSecrets(out.formData) };
 }
 
 /** The trigger as export gives it (and import takes it back): the public record without what the service computes. */

@@ -1,11 +1,20 @@
-import { AppError, hasCode } from '@nap/contracts';
+import { AppError, hasCode, holdsNestedSecret, redactSecrets } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
+import type { SecretBox } from '@nap/runtime';
 import type { Collection, Filter, ListQuery, Store } from '@nap/store';
 import type { TriggerError, TriggerRecord } from '../domain/trigger-model';
 import { DueClaims } from './due-claims';
 
 /** Members of a trigger the schedule runner writes (the due times, its claim, when it last started a job). */
 const RUNNER_MEMBERS = new Set(['nextRunAt', 'lastRunAt', 'lastExecuted', 'fire']);
+
+/**
+ * A trigger as the store holds it: a `formData` that holds secrets (the variables a schedule or a
+ * manual trigger starts its jobs with: `password`, `api_token`, … by the platform's secret policy)
+ * is stored masked, and whole in `sealedFormData`, sealed with the platform's secret key. The
+ * repository answers the trigger whole: what starts a job gets the secrets, answers mask them.
+ */
+type StoredTrigger = TriggerRecord & { sealedFormData?: string };
 
 /** The schedules among triggers: what their due times are claimed among. */
 const SCHEDULES = { type: 'schedule', enabled: true };
@@ -17,17 +26,62 @@ const SCHEDULES = { type: 'schedule', enabled: true };
  * fires each due time.
  */
 export class TriggerRepository {
-  private readonly triggers: Collection<TriggerRecord>;
-  private readonly claims: DueClaims<TriggerRecord>;
+  private readonly triggers: Collection<StoredTrigger>;
+  private readonly claims: DueClaims<StoredTrigger>;
 
-  constructor(store: Store) {
-    this.triggers = store.collection<TriggerRecord>('triggers');
+  constructor(
+    store: Store,
+    private readonly secrets: SecretBox,
+  ) {
+    this.triggers = store.collection<StoredTrigger>('triggers');
     this.claims = new DueClaims(this.triggers);
+  }
+
+  /** `doc` as stored: its formData masked and sealed whole when it holds a secret (see {@link StoredTrigger}). */
+  private sealed(doc: TriggerRecord): StoredTrigger {
+    const { sealedFormData: _stale, ...rest } = doc as StoredTrigger;
+    if (!holdsNestedSecret(rest.formData)) return rest;
+    return { ...rest, formData: redactSecrets(rest.formData), sealedFormData: this.secrets.seal(JSON.stringify(rest.formData)) };
+  }
+
+  /** A stored trigger whole: its sealed formData opened. */
+  private opened(doc: StoredTrigger): TriggerRecord;
+  private opened(doc: StoredTrigger | null): TriggerRecord | null;
+  private opened(doc: StoredTrigger | null): TriggerRecord | null {
+    if (doc === null || doc.sealedFormData === undefined) return doc;
+    const { sealedFormData, ...rest } = doc;
+    return { ...rest, formData: JSON.parse(this.secrets.open(sealedFormData)) as Record<string, unknown> };
+  }
+
+  private openedAll(docs: StoredTrigger[]): TriggerRecord[] {
+    return docs.map((doc) => this.opened(doc));
+  }
+
+  /**
+   * Seals the secrets of triggers an earlier release stored with their formData in clear (see
+   * {@link StoredTrigger}): each is written again only if it did not change meanwhile. How many were.
+   */
+  async sealStoredSecrets(): Promise<number> {
+    let count = 0;
+    for (const doc of await this.triggers.find({ formData: { $type: 'object' }, sealedFormData: { $exists: false } })) {
+      if (!holdsNestedSecret(doc.formData)) continue;
+      const { formData, sealedFormData } = this.sealed(doc);
+      const changed = await this.triggers.updateOne(
+        {
+          _id: doc._id,
+          sealedFormData: { $exists: false },
+          ...(doc.lastUpdated !== undefined ? { lastUpdated: { $eq: doc.lastUpdated } } : {}),
+        },
+        { $set: { formData, sealedFormData } },
+      );
+      count += changed.modifiedCount;
+    }
+    return count;
   }
 
   async insert(doc: TriggerRecord): Promise<TriggerRecord> {
     try {
-      return await this.triggers.insertOne(doc);
+      return this.opened(await this.triggers.insertOne(this.sealed(doc)));
     } catch (err) {
       throw await this.duplicate(err, doc);
     }
@@ -44,19 +98,23 @@ export class TriggerRepository {
   async update(existing: TriggerRecord, doc: TriggerRecord): Promise<TriggerRecord | null> {
     const set: Record<string, unknown> = {};
     const unset: Record<string, ''> = {};
-    for (const [key, value] of Object.entries(doc)) if (key !== '_id' && value !== undefined && !RUNNER_MEMBERS.has(key)) set[key] = value;
-    for (const key of Object.keys(existing))
-      if ((doc as Record<string, unknown>)[key] === undefined && !RUNNER_MEMBERS.has(key)) unset[key] = '';
+    const stored: Record<string, unknown> = this.sealed(doc);
+    for (const [key, value] of Object.entries(stored))
+      if (key !== '_id' && value !== undefined && !RUNNER_MEMBERS.has(key)) set[key] = value;
+    for (const key of [...Object.keys(existing), 'sealedFormData'])
+      if (stored[key] === undefined && !RUNNER_MEMBERS.has(key)) unset[key] = '';
     if (doc.nextRunAt !== existing.nextRunAt || doc.lastRunAt !== existing.lastRunAt) {
       set.nextRunAt = doc.nextRunAt;
       set.lastRunAt = doc.lastRunAt;
       unset.fire = '';
     }
     try {
-      return await this.triggers.findOneAndUpdate(
-        { _id: doc._id },
-        Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set },
-        { returnDocument: 'after' },
+      return this.opened(
+        await this.triggers.findOneAndUpdate(
+          { _id: doc._id },
+          Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set },
+          { returnDocument: 'after' },
+        ),
       );
     } catch (err) {
       throw await this.duplicate(err, doc);
@@ -79,8 +137,8 @@ export class TriggerRepository {
     return new AppError('TRIGGER_ALREADY_EXISTS', `A trigger with id "${doc._id}" exists`, { cause: err });
   }
 
-  findById(id: string): Promise<TriggerRecord | null> {
-    return this.triggers.findOne({ _id: id });
+  async findById(id: string): Promise<TriggerRecord | null> {
+    return this.opened(await this.triggers.findOne({ _id: id }));
   }
 
   /** The trigger with this id; 404 TRIGGER_NOT_FOUND otherwise. */
@@ -90,8 +148,8 @@ export class TriggerRepository {
     return found;
   }
 
-  findEndpoint(routeName: string): Promise<TriggerRecord | null> {
-    return this.triggers.findOne({ type: 'endpoint', routeName: { $eq: routeName } });
+  async findEndpoint(routeName: string): Promise<TriggerRecord | null> {
+    return this.opened(await this.triggers.findOne({ type: 'endpoint', routeName: { $eq: routeName } }));
   }
 
   async page(query: ListQuery): Promise<{ items: TriggerRecord[]; total: number }> {
@@ -99,12 +157,12 @@ export class TriggerRepository {
       this.triggers.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
       this.triggers.countDocuments(query.filter),
     ]);
-    return { items, total };
+    return { items: this.openedAll(items), total };
   }
 
   /** Enabled triggers matching `filter` (event triggers, schedules due). */
-  enabled(filter: Filter): Promise<TriggerRecord[]> {
-    return this.triggers.find({ ...filter, enabled: true });
+  async enabled(filter: Filter): Promise<TriggerRecord[]> {
+    return this.openedAll(await this.triggers.find({ ...filter, enabled: true }));
   }
 
   async delete(id: string): Promise<number> {
@@ -112,8 +170,8 @@ export class TriggerRepository {
   }
 
   /** The triggers of an automation, oldest first. */
-  ofAction(actionId: string): Promise<TriggerRecord[]> {
-    return this.triggers.find({ actionId: { $eq: actionId } }, { sort: { created: 1, _id: 1 } });
+  async ofAction(actionId: string): Promise<TriggerRecord[]> {
+    return this.openedAll(await this.triggers.find({ actionId: { $eq: actionId } }, { sort: { created: 1, _id: 1 } }));
   }
 
   /**
@@ -152,8 +210,8 @@ export class TriggerRepository {
    * Claims the due time of a schedule for `serverId` (atomic): only when it is still due, enabled,
    * and unclaimed or claimed longer ago than `leaseMs`. The claimed trigger, or null.
    */
-  claimDue(id: string, serverId: string, now: number, leaseMs: number): Promise<TriggerRecord | null> {
-    return this.claims.claim(id, SCHEDULES, serverId, now, leaseMs);
+  async claimDue(id: string, serverId: string, now: number, leaseMs: number): Promise<TriggerRecord | null> {
+    return this.opened(await this.claims.claim(id, SCHEDULES, serverId, now, leaseMs));
   }
 
   /** Renews this replica's claim while it fires (long runs of missed due times); false when it lost it. */
