@@ -101,17 +101,21 @@ it('fires each due time once with two workflow replicas sharing the store', asyn
     expect(status.replicas).toHaveLength(2);
 
     const schedules: Trigger[] = [];
+    const automations: string[] = [];
+    for (const n of [1, 2, 3, 4]) automations.push(await createAutomation(platform, token, greetWorkflow(`replicated-${n}`)));
+    // every due time fires, a first one that came while a loaded machine was still creating the
+    // schedules too (processMissedRuns all): the jobs are then one per second from the first
     const firstRunAt = Date.now() + 1_000;
-    for (const n of [1, 2, 3, 4]) {
-      const automation = await createAutomation(platform, token, greetWorkflow(`replicated-${n}`));
+    for (const [i, automation] of automations.entries()) {
       schedules.push(
         await createSchedule(platform, token, {
-          name: `every second ${n}`,
+          name: `every second ${i + 1}`,
           actionId: automation,
           firstRunAt,
           repeatUnit: 'second',
           repeatFrequency: 1,
-          formData: { who: `r${n}` },
+          processMissedRuns: 'all',
+          formData: { who: `r${i + 1}` },
         }),
       );
     }
