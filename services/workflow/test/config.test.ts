@@ -101,6 +101,7 @@ describe('members of a stored job that never leave the service', () => {
       'visibleTo',
       'triggerChain',
       'treeJobs',
+      'secretInputs',
     ]) {
       expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
       expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
@@ -115,6 +116,7 @@ describe('members of a stored job that never leave the service', () => {
       visibleTo: 0,
       triggerChain: 0,
       treeJobs: 0,
+      secretInputs: 0,
     });
     expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({
       tasks: 0,
@@ -127,6 +129,7 @@ describe('members of a stored job that never leave the service', () => {
       visibleTo: 0,
       triggerChain: 0,
       treeJobs: 0,
+      secretInputs: 0,
     });
   });
 
