@@ -379,6 +379,24 @@ describe('a day with the console', () => {
     // the new page's name takes the focus, and names the browser's tab
     await eventually('the focus on the job’s name', () => hasFocus(page.getByRole('heading', { name: 'Interface check', level: 1 })));
     expect(await page.title()).toBe('Interface check — Jobs — NAP console');
+    // the graph is one Tab stop; the arrow keys move between its tasks by the drawing
+    const focusedTask = (): Promise<{ id: string | null; y: number } | null> =>
+      page.evaluate(() => {
+        const element = document.activeElement;
+        if (!(element instanceof HTMLElement) || element.dataset.taskId === undefined) return null;
+        return { id: element.dataset.taskId, y: element.getBoundingClientRect().y };
+      });
+    expect(await graphOf('Interface check').locator('button[data-task-id][tabindex="0"]').count()).toBe(1);
+    await tabTo(page, graphOf('Interface check').locator('button[data-task-id][tabindex="0"]'));
+    const before = await focusedTask();
+    await page.keyboard.press('ArrowDown');
+    const below = await focusedTask();
+    expect(below?.id).not.toBe(before?.id);
+    expect(below?.y).toBeGreaterThan(before?.y ?? Infinity);
+    await page.keyboard.press('Home');
+    expect((await focusedTask())?.id).toBe('workflow_start');
+    await page.keyboard.press('Tab');
+    expect(await focusedTask()).toBeNull();
     await page.getByRole('region', { name: 'Errors' }).getByText('Task error: interface Gi0/1 is down').waitFor();
     await tabTo(page, page.getByRole('button', { name: 'Retry task Check interface state' }));
     await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@ import { eventually } from '@nap/testing';
 import type { Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
-import { tabTo } from './support/keyboard';
+import { arrowTo, tabTo } from './support/keyboard';
 import { ADMIN, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
 import { APPROVAL, CHECK, LONG, createWorkflows, jobStatus, startJob } from './support/workflows';
@@ -345,8 +345,9 @@ describe('the operations console', () => {
     await graph.getByRole('button', { name: 'Apply the change — incomplete' }).waitFor();
     await expectAccessible();
 
-    // select the waiting task with the keyboard: its panel shows what the person decides
-    await tabTo(page, graph.getByRole('button', { name: /^Approve change — running/ }));
+    // select the waiting task with the keyboard (Tab into the graph, then down it): its panel shows what the person decides
+    await tabTo(page, graph.locator('button[data-task-id][tabindex="0"]'));
+    await arrowTo(page, graph.getByRole('button', { name: /^Approve change — running/ }), 'ArrowDown');
     await page.keyboard.press('Enter');
     const panel = page.getByRole('complementary', { name: 'Approve change' });
     await panel.getByRole('heading', { name: 'Change CHG-1042 on core-1' }).waitFor();

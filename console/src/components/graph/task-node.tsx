@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Handle, Position, useReactFlow, useStore } from '@xyflow/react';
 import type { Node, NodeProps } from '@xyflow/react';
-import type { FocusEvent } from 'react';
+import type { FocusEvent, KeyboardEvent } from 'react';
 import { StatusIcon } from '../status-icon';
 import styles from './graph.module.css';
 
@@ -22,14 +22,20 @@ export interface TaskNodeData extends Record<string, unknown> {
   marker: boolean;
   selected: boolean;
   onSelect: (id: string) => void;
+  /** The graph's one Tab stop (see WorkflowGraph): the other tasks are reached with the arrow keys. */
+  tabbable: boolean;
+  /** The task took the focus. */
+  onFocusTask: (id: string) => void;
+  /** A key pressed on the task: true when the graph moved the focus by it (an arrow key, Home, End). */
+  onMoveKey: (id: string, key: string) => boolean;
 }
 
 export type TaskNodeType = Node<TaskNodeData, 'task'>;
 
 /**
- * One task: a button (Tab reaches it, Enter or Space selects it) coloured by status, with the
- * status written out and a shape beside it. A task brought into focus from outside the view is
- * panned into it.
+ * One task: a button (the graph's Tab stop or an arrow key reaches it, Enter or Space selects it)
+ * coloured by status, with the status written out and a shape beside it. A task brought into focus
+ * from outside the view is panned into it.
  */
 function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, height }: NodeProps<TaskNodeType>) {
   const flow = useReactFlow();
@@ -39,6 +45,7 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
   // beside a status only the method fits; the app is read out, and shown on hover
   const shortDetail = status !== undefined && data.method !== undefined && data.detail.endsWith(data.method);
   const onFocus = (_event: FocusEvent<HTMLButtonElement>) => {
+    data.onFocusTask(id);
     const { x, y, zoom } = flow.getViewport();
     const left = positionAbsoluteX * zoom + x;
     const top = positionAbsoluteY * zoom + y;
@@ -56,8 +63,12 @@ function TaskNodeView({ id, data, positionAbsoluteX, positionAbsoluteY, width, h
         className={`${data.marker ? styles.marker : styles.task} ${styles[tone] ?? ''} ${data.selected ? styles.selected : ''}`}
         aria-pressed={data.selected}
         data-task-id={id}
+        tabIndex={data.tabbable ? 0 : -1}
         onClick={() => data.onSelect(id)}
         onFocus={onFocus}
+        onKeyDown={(event: KeyboardEvent<HTMLButtonElement>) => {
+          if (!event.altKey && !event.ctrlKey && !event.metaKey && data.onMoveKey(id, event.key)) event.preventDefault();
+        }}
       >
         {/* the name read out is the visible text: "Approve change — running, needs a person, WorkFlowEngine · ViewData" */}
         {data.marker ? (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, useStore } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { END, START, taskLabel, unsuccessfulFinish } from '../../api/job-data';
@@ -104,6 +104,43 @@ function byPosition(a: TaskNodeType, b: TaskNodeType): number {
   return a.position.y - b.position.y || a.position.x - b.position.x;
 }
 
+/** The centre of a task as drawn. */
+function centre(node: TaskNodeType): { x: number; y: number } {
+  return { x: node.position.x + (node.width ?? 0) / 2, y: node.position.y + (node.height ?? 0) / 2 };
+}
+
+/** How an arrow key moves: along which axis, which way. */
+const ARROWS: Readonly<Record<string, { axis: 'x' | 'y'; sign: 1 | -1 }>> = {
+  ArrowDown: { axis: 'y', sign: 1 },
+  ArrowUp: { axis: 'y', sign: -1 },
+  ArrowRight: { axis: 'x', sign: 1 },
+  ArrowLeft: { axis: 'x', sign: -1 },
+};
+
+/**
+ * The task an arrow key moves to from `from` in the drawing: the nearest one that way, a step
+ * aside counting double (Down from a task goes to the one under it, not to one far to the side).
+ * Home and End go to the first and last task drawn. Undefined when nothing lies that way.
+ */
+export function taskByKey(nodes: readonly TaskNodeType[], from: string, key: string): string | undefined {
+  if (key === 'Home') return nodes[0]?.id;
+  if (key === 'End') return nodes.at(-1)?.id;
+  const arrow = ARROWS[key];
+  const current = nodes.find((node) => node.id === from);
+  if (arrow === undefined || current === undefined) return undefined;
+  const at = centre(current);
+  const across = arrow.axis === 'x' ? 'y' : 'x';
+  let best: { id: string; score: number } | undefined;
+  for (const node of nodes) {
+    const c = centre(node);
+    const ahead = (c[arrow.axis] - at[arrow.axis]) * arrow.sign;
+    if (node.id === from || ahead <= 1) continue;
+    const score = ahead + 2 * Math.abs(c[across] - at[across]);
+    if (best === undefined || score < best.score) best = { id: node.id, score };
+  }
+  return best?.id;
+}
+
 /**
  * A workflow's tasks where its document places them and its transitions as edges (success,
  * failure and error drawn apart), in a canvas that pans (drag, arrow-free scroll) and zooms (wheel,
@@ -115,7 +152,7 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
     [tasks, transitions],
   );
 
-  const nodes = useMemo<TaskNodeType[]>(() => {
+  const placed = useMemo<TaskNodeType[]>(() => {
     const out: TaskNodeType[] = Object.entries(tasks).map(([id, task]) => {
       const marker = id === START || id === END;
       const name = taskLabel(task, id);
@@ -139,11 +176,36 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
           marker,
           selected: id === selectedId,
           onSelect,
+          tabbable: false,
+          onFocusTask: () => undefined,
+          onMoveKey: () => false,
         },
       };
     });
     return out.sort(byPosition);
   }, [tasks, positions, withStatus, isWaiting, selectedId, onSelect]);
+
+  // One Tab stop for the whole graph, as for a toolbar or a grid: the task last focused, else the
+  // selected one, else the first drawn. The arrow keys move between tasks by the drawing, so that a
+  // keyboard gets past a graph of a hundred tasks with one Tab.
+  const canvas = useRef<HTMLDivElement>(null);
+  const [focusedId, setFocusedId] = useState<string | undefined>(undefined);
+  const stopId = [focusedId, selectedId].find((id) => id !== undefined && tasks[id] !== undefined) ?? placed[0]?.id;
+  const onMoveKey = useCallback(
+    (from: string, key: string): boolean => {
+      const next = taskByKey(placed, from, key);
+      if (next === undefined) return ARROWS[key] !== undefined;
+      setFocusedId(next);
+      canvas.current?.querySelector<HTMLButtonElement>(`button[data-task-id="${CSS.escape(next)}"]`)?.focus();
+      return true;
+    },
+    [placed],
+  );
+  const nodes = useMemo<TaskNodeType[]>(
+    () => placed.map((node) => ({ ...node, data: { ...node.data, tabbable: node.id === stopId, onFocusTask: setFocusedId, onMoveKey } })),
+    [placed, stopId, onMoveKey],
+  );
+  const hintId = useId();
 
   const edges = useMemo<RoutedEdgeType[]>(() => {
     const out: RoutedEdgeType[] = [];
@@ -176,7 +238,10 @@ export function WorkflowGraph({ label, tasks, transitions, selectedId, onSelect,
   }, [transitions, tasks, routes]);
 
   return (
-    <div className={styles.canvas} role="group" aria-label={label}>
+    <div className={styles.canvas} role="group" aria-label={label} aria-describedby={hintId} ref={canvas}>
+      <span id={hintId} className="visually-hidden">
+        The arrow keys move between the tasks; Enter opens one.
+      </span>
       {/* the drawing's own area: the view fits the graph in it, so the legend under it covers no task (the END marker on a phone) */}
       <div className={styles.flow}>
         <ReactFlowProvider>
