@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -8,6 +9,8 @@ import type { ValidationProblem } from './errors';
 import type { EventDef } from './events';
 import { PRINTABLE_NAME_PATTERN, nameProblem } from './names';
 import { patternText } from './schemas/common';
+import { precompiledValidator } from './precompiled-validators';
+import type { ValidatorOptions } from './precompiled-validators';
 
 /** The parts of a request as the gateway has parsed them. */
 export interface RequestParts {
@@ -21,42 +24,74 @@ export interface RequestParts {
 
 type Part = 'params' | 'query' | 'body' | 'response';
 
+/** Bodies, responses and documents: no type coercion (JSON carries types); defaults filled in; unknown keywords such as `example` allowed. */
+export const BODY_VALIDATOR_OPTIONS: ValidatorOptions = Object.freeze({
+  ajv: Object.freeze({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false }),
+  formats: true,
+});
+
+/**
+ * Path parameters and query strings: everything arrives as text, so scalars are coerced to the
+ * schema's type. Only the catalog's schemas are compiled with these, never a user's: they are checked
+ * against JSON Schema's meta-schema by {@link compileOperation} (the catalog's tests), not by every
+ * process at its first request (that compile cost each process ~30 ms).
+ */
+export const INPUT_VALIDATOR_OPTIONS: ValidatorOptions = Object.freeze({
+  ajv: Object.freeze({ allErrors: true, useDefaults: true, coerceTypes: true, strict: false, validateSchema: false }),
+  formats: true,
+});
+
+/**
+ * Where the build of this package writes the validators of the catalog's and the contracts' schemas
+ * (`scripts/precompile-validators.mjs`): `dist/precompiled`, found alike from `src/` (jest) and `dist/`.
+ */
+const PRECOMPILED_DIR = path.resolve(__dirname, '..', 'dist', 'precompiled');
+
 let bodyAjv: Ajv | undefined;
 let inputAjv: Ajv | undefined;
 
-/** Bodies: no type coercion (JSON carries types); defaults filled in; unknown keywords such as `example` allowed. */
 function bodyValidator(): Ajv {
   if (bodyAjv === undefined) {
-    bodyAjv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
+    bodyAjv = new Ajv({ ...BODY_VALIDATOR_OPTIONS.ajv });
     addFormats(bodyAjv);
   }
   return bodyAjv;
 }
 
-/**
- * Path parameters and query strings: everything arrives as text, so scalars are coerced to the
- * schema's type. Only the catalog's schemas are compiled here, never a user's: they are checked
- * against JSON Schema's meta-schema by {@link compileOperation} (the catalog's tests), not by every
- * process at its first request (that compile cost each process ~30 ms).
- */
 function inputValidator(): Ajv {
   if (inputAjv === undefined) {
-    inputAjv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: true, strict: false, validateSchema: false });
+    inputAjv = new Ajv({ ...INPUT_VALIDATOR_OPTIONS.ajv });
     addFormats(inputAjv);
   }
   return inputAjv;
 }
 
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+const precompiled = new WeakSet<JsonSchema>();
 
+/**
+ * The validator of `schema`, made once per schema object: the one the build generated for exactly
+ * this schema and these options when there is one (the catalog's and the contracts' schemas, see
+ * {@link precompiledValidator}), else compiled now (schemas made at run time, or changed since the build).
+ */
 function validatorFor(schema: JsonSchema, part: Part): ValidateFunction {
   let validate = compiled.get(schema);
   if (validate === undefined) {
-    const ajv = part === 'params' || part === 'query' ? inputValidator() : bodyValidator();
-    validate = ajv.compile(schema);
+    const input = part === 'params' || part === 'query';
+    validate = precompiledValidator(PRECOMPILED_DIR, schema, input ? INPUT_VALIDATOR_OPTIONS : BODY_VALIDATOR_OPTIONS);
+    if (validate === undefined) validate = (input ? inputValidator() : bodyValidator()).compile(schema);
+    else precompiled.add(schema);
     compiled.set(schema, validate);
   }
   return validate;
+}
+
+/**
+ * True when `schema` is validated by the validator the build generated for it rather than one
+ * compiled in this process; false too before its first validation. For tests and diagnostics.
+ */
+export function isPrecompiled(schema: JsonSchema): boolean {
+  return precompiled.has(schema);
 }
 
 /**

@@ -1,14 +1,26 @@
-import type { OperationDef } from '../src/catalog/types';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { getOperation } from '../src/catalog';
+import type { JsonSchema, OperationDef } from '../src/catalog/types';
+import { PRECOMPILED_INDEX_FILE, precompiledValidator, validatorKey } from '../src/precompiled-validators';
+import type { ValidatorOptions } from '../src/precompiled-validators';
 import {
+  BODY_VALIDATOR_OPTIONS,
+  INPUT_VALIDATOR_OPTIONS,
   MAX_MISSPELLED_MEMBERS,
   closestName,
   compileOperation,
+  isPrecompiled,
   misspelledMembers,
   spellingBudget,
   validateAgainst,
   validateRequest,
   validateResponse,
 } from '../src/validation';
+import { sshSendCommand } from './operation-examples';
 
 function op(overrides: Partial<OperationDef>): OperationDef {
   return {
@@ -229,5 +241,80 @@ describe('validation', () => {
 
   it('accepts any response when the operation has no response schema', () => {
     expect(validateResponse(op({ id: 'test.none' }), { anything: true })).toEqual([]);
+  });
+});
+
+describe('validators generated at build time', () => {
+  const dir = path.resolve(__dirname, '..', 'dist', 'precompiled');
+  const ssh = getOperation('gateway-devices.sshSendCommand');
+  const review = getOperation('mop.reviewSummary');
+  const runs = getOperation('mop.getTemplateRuns');
+
+  beforeAll(() => {
+    if (!existsSync(path.join(dir, PRECOMPILED_INDEX_FILE)))
+      throw new Error(`${dir} is missing: run \`npm run build\` in contracts (npm test builds first)`);
+  });
+
+  function compiledNow(schema: JsonSchema, options: ValidatorOptions): ValidateFunction {
+    const ajv = new Ajv({ ...options.ajv });
+    if (options.formats) addFormats(ajv);
+    return ajv.compile(schema);
+  }
+
+  /** What validating a copy of `data` answers and leaves in the copy (defaults, coerced values). */
+  function outcome(validate: ValidateFunction, data: unknown): { valid: boolean; errors: unknown; data: unknown } {
+    const copy = structuredClone(data);
+    const valid = validate(copy);
+    return { valid, errors: validate.errors, data: copy };
+  }
+
+  it('validates the catalog schemas with their generated validators, filling in defaults and coercing', () => {
+    const body = structuredClone(sshSendCommand);
+    expect(validateRequest(ssh, { body })).toEqual([]);
+    expect(body.sshSendCommandParameters.connection_options.port).toBe(22);
+    const query: Record<string, unknown> = { jobId: 'job-1', taskId: 'a1', download: 'true' };
+    expect(validateRequest(review, { query })).toEqual([]);
+    expect(query.download).toBe(true);
+    expect(isPrecompiled(ssh.request.body as JsonSchema)).toBe(true);
+    expect(isPrecompiled(review.request.query as JsonSchema)).toBe(true);
+  });
+
+  it.each([
+    ['a valid body, a default filled in', ssh.request.body, BODY_VALIDATOR_OPTIONS, sshSendCommand, true],
+    [
+      'an invalid body',
+      ssh.request.body,
+      BODY_VALIDATOR_OPTIONS,
+      { sshSendCommandParameters: { host: 1, commands: 'show version', connection_options: { port: 'ssh' } }, extra: 1 },
+      false,
+    ],
+    ['a valid query, its numbers coerced', runs.request.query, INPUT_VALIDATOR_OPTIONS, { limit: '10', order: '-1' }, true],
+    ['an invalid query', runs.request.query, INPUT_VALIDATOR_OPTIONS, { limit: '-1', order: '2', kind: 'other', equals: 3 }, false],
+    ['a query missing members', review.request.query, INPUT_VALIDATOR_OPTIONS, { jobId: '', download: 'maybe', extra: 'x' }, false],
+  ])('answers as a compile at run time would for %s', (_name, schema, options, data, valid) => {
+    const generated = precompiledValidator(dir, schema as JsonSchema, options);
+    expect(generated).toBeDefined();
+    const answer = outcome(generated as ValidateFunction, data);
+    expect(answer.valid).toBe(valid);
+    expect(answer).toEqual(outcome(compiledNow(schema as JsonSchema, options), data));
+  });
+
+  it('compiles at run time a schema changed since the build', () => {
+    const changed = structuredClone(review.request.query) as JsonSchema & { properties: { download: { default: boolean } } };
+    changed.properties.download.default = true;
+    expect(precompiledValidator(dir, changed, INPUT_VALIDATOR_OPTIONS)).toBeUndefined();
+    const query: Record<string, unknown> = { jobId: 'job-1', taskId: 'a1' };
+    expect(validateRequest(op({ id: 'test.changed', request: { query: changed } }), { query })).toEqual([]);
+    expect(query.download).toBe(true);
+    expect(isPrecompiled(changed)).toBe(false);
+  });
+
+  it('keys a validator by the schema as JSON and the options', () => {
+    const schema = review.request.query as JsonSchema;
+    const reordered = Object.fromEntries(Object.entries(structuredClone(schema)).reverse());
+    expect(validatorKey(reordered, INPUT_VALIDATOR_OPTIONS)).toBe(validatorKey(schema, INPUT_VALIDATOR_OPTIONS));
+    expect(validatorKey(schema, BODY_VALIDATOR_OPTIONS)).not.toBe(validatorKey(schema, INPUT_VALIDATOR_OPTIONS));
+    // the same schema with the body options (no coercion) was never generated
+    expect(precompiledValidator(dir, schema, BODY_VALIDATOR_OPTIONS)).toBeUndefined();
   });
 });

@@ -4,8 +4,8 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { DEFAULT_MIN_FREE_BYTES } from '@nap/store';
-import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES } from '@nap/contracts';
-import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, SamlProviderConfig } from '@nap/contracts';
+import { BODY_LIMITS, DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_PARAM_LENGTH, MAX_BODY_LIMIT_BYTES, precompiledValidator } from '@nap/contracts';
+import type { LdapProviderConfig, OidcProviderConfig, RadiusProviderConfig, SamlProviderConfig, ValidatorOptions } from '@nap/contracts';
 
 /** Configuration of every NAP process, from `NAP_*` environment variables. */
 export interface RuntimeConfig {
@@ -219,16 +219,35 @@ export interface LoadConfigOptions {
   require?: string[];
 }
 
+/**
+ * How the environment is validated: every error, text coerced to the schema's types. The schema is
+ * the platform's own, so it is not checked against JSON Schema's meta-schema (compiling that cost
+ * each start ~40 ms); Ajv's strict mode still refuses an unknown keyword in it.
+ */
+const ENV_VALIDATOR_OPTIONS: ValidatorOptions = { ajv: { allErrors: true, coerceTypes: true, validateSchema: false }, formats: false };
+
+/**
+ * The schemas whose validators this package's build generates (`npm run build`: contracts'
+ * `scripts/precompile-validators.mjs --manifest dist/config.js`): the environment's.
+ */
+export const PRECOMPILED_SCHEMAS: readonly { schema: object; options: ValidatorOptions }[] = [
+  { schema: ENV_SCHEMA, options: ENV_VALIDATOR_OPTIONS },
+];
+
+/** Where the build writes them: `dist/precompiled`, found alike from `src/` (jest) and `dist/`. */
+const PRECOMPILED_DIR = path.resolve(__dirname, '..', 'dist', 'precompiled');
+
 let compiledEnv: ValidateFunction | undefined;
 
 /**
- * The validator of the environment, compiled once per process: every process reads its
- * configuration at start, and tests build many. The schema is the platform's own, so it is not
- * checked against JSON Schema's meta-schema (compiling that cost each start ~40 ms); Ajv's strict
- * mode still refuses an unknown keyword in it.
+ * The validator of the environment, made once per process: every process reads its configuration
+ * at start, and tests build many. The one generated at build time when it is of this very schema,
+ * else compiled now (a source changed since the build, or no build yet).
  */
 function envValidator(): ValidateFunction {
-  compiledEnv ??= new Ajv({ allErrors: true, coerceTypes: true, validateSchema: false }).compile(ENV_SCHEMA);
+  compiledEnv ??=
+    precompiledValidator(PRECOMPILED_DIR, ENV_SCHEMA, ENV_VALIDATOR_OPTIONS) ??
+    new Ajv({ ...ENV_VALIDATOR_OPTIONS.ajv }).compile(ENV_SCHEMA);
   return compiledEnv;
 }
 
