@@ -253,6 +253,29 @@ describe('GET /operations-manager/jobs', () => {
     expect((await call('GET', '/operations-manager/jobs?q=%7Bbroken')).status).toBe(400);
   });
 
+  it('refuses to search or sort by a secret: answers mask it, a search would tell it a character at a time', async () => {
+    for (const query of [
+      'starts-with[variables.password]=h',
+      'equals[variables.creds.api_token]=x',
+      `q=${encodeURIComponent(JSON.stringify({ contains: { 'variables.device_pwd': 'a' } }))}`,
+      'sort=variables.password',
+    ]) {
+      const res = await call('GET', `/operations-manager/jobs?${query}`);
+      expect({ query, status: res.status, code: (res.body as { code: string }).code }).toEqual({
+        query,
+        status: 400,
+        code: 'JOB_QUERY_INVALID',
+      });
+      expect((res.body as { message: string }).message).toContain('holds a secret');
+    }
+    const list = await call('POST', '/workflow_engine/getJobList/all', { options: { filter: { 'variables.password': 'x' } } });
+    expect({ status: list.status, code: (list.body as { code: string }).code }).toEqual({ status: 400, code: 'JOB_QUERY_INVALID' });
+    const tasks = await call('GET', '/operations-manager/tasks?starts-with[variables.outgoing.password]=h');
+    expect({ status: tasks.status, code: (tasks.body as { code: string }).code }).toEqual({ status: 400, code: 'JOB_QUERY_INVALID' });
+    // a member that only looks like one is not refused: a password's expiry says nothing of it
+    expect((await call('GET', '/operations-manager/jobs?equals[variables.password_expiry]=1')).status).toBe(200);
+  });
+
   it('shows a job with groups only to its groups (admins see everything)', async () => {
     expect((await page('limit=100')).total).toBe(30);
     expect((await page('limit=100', insider)).total).toBe(30);

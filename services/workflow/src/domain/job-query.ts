@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError, isSecretKey } from '@nap/contracts';
 import type { JobQueryParameters } from '@nap/contracts';
 import type { Filter, Projection, SortSpec } from '@nap/store';
 import { INTERNAL_JOB_MEMBERS } from './job-model';
@@ -43,6 +43,21 @@ export function checkField(field: string, where: string): string {
   return field;
 }
 
+/**
+ * {@link checkField} for a field a query searches or sorts by: a member the secret policy calls
+ * secret (`variables.password`, `variables.creds.api_token`) is refused too. Answers mask it, but a
+ * search by it (`starts-with`, `contains`, a sort) would tell its value a character at a time.
+ */
+export function checkSearchable(field: string, where: string): string {
+  checkField(field, where);
+  const secret = field.split('.').find((part) => isSecretKey(part));
+  if (secret !== undefined)
+    throw invalid(
+      `${where} names the member ${JSON.stringify(secret)}, which holds a secret: jobs cannot be searched or sorted by a secret`,
+    );
+  return field;
+}
+
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -81,7 +96,7 @@ function comparable(value: Scalar): Scalar {
 
 /** One condition on one field, built from validated parts only (values are always operands). */
 function condition(operator: Operator, field: string, value: unknown, where: string): Filter {
-  checkField(field, where);
+  checkSearchable(field, where);
   switch (operator) {
     case 'equals': {
       const all = variants(scalar(value, where));
@@ -214,7 +229,7 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
   }
   const skip = params.skip ?? 0;
   const order = params.order ?? -1;
-  const sortField = params.sort === undefined || params.sort === '' ? JOB_START_FIELD : checkField(params.sort, 'sort');
+  const sortField = params.sort === undefined || params.sort === '' ? JOB_START_FIELD : checkSearchable(params.sort, 'sort');
   const sort = jobSort(sortField, order);
   if (!isServedSort(sortField))
     hints.push(

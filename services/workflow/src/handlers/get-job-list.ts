@@ -2,7 +2,7 @@ import { AppError, JOB_STATUSES, assertJsonDepth, assertNoMisspelledMembers, get
 import type { JsonSchema } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import type { Filter } from '@nap/store';
-import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkField, listFilter, withAfter } from '../domain/job-query';
+import { JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT, checkSearchable, listFilter, withAfter } from '../domain/job-query';
 import { JOB_COUNT_LIMIT, JOB_START_FIELD, jobSort } from '../domain/job-page';
 import { toPublicJob, visibilityFilter } from '../domain/job-model';
 import type { WorkflowContext } from '../context';
@@ -27,7 +27,7 @@ export function getJobList(svc: WorkflowContext): Handler<'workflow.getJobList'>
     const where: Filter = clauses.length === 0 ? {} : { $and: clauses };
     const skip = page?.skip ?? 0;
     const limit = Math.min(page?.limit || JOB_PAGE_DEFAULT_LIMIT, JOB_PAGE_MAX_LIMIT);
-    const field = sort?.field ? checkField(sort.field, 'options.sort.field') : JOB_START_FIELD;
+    const field = sort?.field ? checkSearchable(sort.field, 'options.sort.field') : JOB_START_FIELD;
     const order = jobSort(field, sort?.direction ?? -1);
     const list = await svc.jobs.list({
       filter: where,
