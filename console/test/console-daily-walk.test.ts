@@ -380,12 +380,11 @@ describe('a day with the console', () => {
     await eventually('the focus on the job’s name', () => hasFocus(page.getByRole('heading', { name: 'Interface check', level: 1 })));
     expect(await page.title()).toBe('Interface check — Jobs — NAP console');
     // the graph is one Tab stop; the arrow keys move between its tasks by the drawing
-    const focusedTask = (): Promise<{ id: string | null; y: number } | null> =>
-      page.evaluate(() => {
-        const element = document.activeElement;
-        if (!(element instanceof HTMLElement) || element.dataset.taskId === undefined) return null;
-        return { id: element.dataset.taskId, y: element.getBoundingClientRect().y };
-      });
+    const focusedTask = async (): Promise<{ id: string; y: number } | null> => {
+      const focused = page.locator(':focus');
+      const id = (await focused.count()) === 1 ? await focused.getAttribute('data-task-id') : null;
+      return id === null ? null : { id, y: (await focused.boundingBox())?.y ?? 0 };
+    };
     expect(await graphOf('Interface check').locator('button[data-task-id][tabindex="0"]').count()).toBe(1);
     await tabTo(page, graphOf('Interface check').locator('button[data-task-id][tabindex="0"]'));
     const before = await focusedTask();
