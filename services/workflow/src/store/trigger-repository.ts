@@ -63,7 +63,8 @@ export class TriggerRepository {
    */
   async sealStoredSecrets(): Promise<number> {
     let count = 0;
-    for (const doc of await this.triggers.find({ formData: { $type: 'object' }, sealedFormData: { $exists: false } })) {
+    // triggers are few; a filter the embedded store decides without its full query engine
+    for (const doc of await this.triggers.find({ sealedFormData: { $exists: false } })) {
       if (!holdsNestedSecret(doc.formData)) continue;
       const { formData, sealedFormData } = this.sealed(doc);
       const changed = await this.triggers.updateOne(
