@@ -12,7 +12,7 @@ import { EventTriggers } from './engine/event-triggers';
 import { JobEngine } from './engine/job-engine';
 import type { EngineOptions } from './engine/job-engine';
 import { JobArchiver, DEFAULT_ARCHIVE_BATCH_JOBS } from './engine/job-archiver';
-import { eventBytes } from './engine/job-events';
+import { eventsBytes } from './engine/job-events';
 import type { ArchiveOptions } from './engine/job-archiver';
 import { JobMetricsRecorder } from './engine/job-metrics-recorder';
 import { DEFAULT_RETENTION_INTERVAL_MS, JobRetention } from './engine/job-retention';
@@ -67,9 +67,10 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
         (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
       call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
       publishEvents: async (events) => {
+        const data = eventsBytes(events);
         const { seqs, error } = await bus.publishEvents(
           // the bytes are made for the bus alone: handed over, not copied again
-          events.map((e) => ({ subject: e.subject, data: eventBytes(e), headers: e.headers, handOver: true })),
+          events.map((e, i) => ({ subject: e.subject, data: data[i] as Uint8Array, headers: e.headers, handOver: true })),
         );
         return { published: seqs.length, ...(error !== undefined ? { error } : {}) };
       },

@@ -6,7 +6,7 @@ import type { Collection, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import type { JobRecord, OutboxEntry } from '../src/domain/job-model';
-import { JobEventRelay, eventBytes, outboxEntry } from '../src/engine/job-events';
+import { JobEventRelay, eventBytes, eventsBytes, outboxEntry } from '../src/engine/job-events';
 import type { JobEventMessage } from '../src/engine/job-events';
 import { JobRepository } from '../src/store/job-repository';
 import type { OutboxState } from '../src/store/job-repository';
@@ -111,6 +111,36 @@ describe('eventBytes', () => {
       { list: [1, { deep: null }], flag: false },
     ];
     for (const payload of payloads) expect(eventBytes({ payload, seq: 42 }).toString('utf8')).toBe(JSON.stringify({ ...payload, seq: 42 }));
+  });
+});
+
+describe('eventsBytes', () => {
+  const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
+
+  it('is eventBytes of each message, in order, for a batch of ASCII payloads', () => {
+    const messages = [
+      { payload: { jobId: 'j1', name: 'w', status: 'running', timestamp: 1 }, seq: 7 },
+      { payload: {}, seq: 8 },
+      { payload: { seq: 3, taskId: 't1' }, seq: 9 },
+      { payload: { note: 'a "quote", a \\ and a \u0001', list: [1, { deep: null }] }, seq: 10 },
+    ];
+    const bytes = eventsBytes(messages);
+    expect(bytes.map(text)).toEqual(messages.map((m) => JSON.stringify({ ...m.payload, seq: m.seq })));
+    // each event's bytes are its own: nothing of its neighbours shows through
+    expect(bytes.map((b) => b.byteLength)).toEqual(messages.map((m) => eventBytes(m).byteLength));
+  });
+
+  it('is eventBytes of each message when some payload is not ASCII', () => {
+    const messages = [
+      { payload: { name: 'plain' }, seq: 1 },
+      { payload: { name: 'naïve – 中文 😀' }, seq: 2 },
+      { payload: { name: 'plain again' }, seq: 3 },
+    ];
+    expect(eventsBytes(messages).map(text)).toEqual(messages.map((m) => JSON.stringify({ ...m.payload, seq: m.seq })));
+  });
+
+  it('is empty for no messages', () => {
+    expect(eventsBytes([])).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { eventSubject } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
@@ -39,6 +39,36 @@ export function eventBytes(message: Pick<JobEventMessage, 'payload' | 'seq'>): B
 }
 
 /**
+ * {@link eventBytes} of each of `messages`, in order, made together: the texts are joined and
+ * encoded at once, each event's bytes a view of its part (the encoding, the buffer and the calls
+ * into it per event cost about as much as the JSON). Events whose text is not all ASCII (one byte
+ * per character, so that each part's bytes are where its characters are) are encoded one by one.
+ */
+export function eventsBytes(messages: readonly Pick<JobEventMessage, 'payload' | 'seq'>[]): Uint8Array[] {
+  // concatenated rather than joined: V8 keeps the pieces until the text is encoded, then copies once
+  let text = '';
+  const ends: number[] = [];
+  for (const message of messages) {
+    const { payload, seq } = message;
+    if (Object.hasOwn(payload, 'seq')) text += JSON.stringify(merged(payload, { seq }));
+    else {
+      const json = JSON.stringify(payload);
+      text += json.length === 2 ? `{"seq":${seq}}` : `${json.slice(0, -1)},"seq":${seq}}`;
+    }
+    ends.push(text.length);
+  }
+  const bytes = Buffer.from(text);
+  if (bytes.length !== text.length) return messages.map(eventBytes);
+  const out: Uint8Array[] = [];
+  let start = 0;
+  for (const end of ends) {
+    out.push(bytes.subarray(start, end));
+    start = end;
+  }
+  return out;
+}
+
+/**
  * Publishes durable events in order, each once the one before it is stored, stopping at the first
  * that fails: how many were stored, and why the next one was not (the bus's `publishEvents`; the
  * service wires it in). A job's outbox is published in one call, not one call per event.
@@ -53,9 +83,11 @@ export function jobEventPayload(job: Pick<JobRecord, '_id' | 'name' | 'status'>,
 /**
  * Ids of outbox entries: this process's random prefix and a count. An id only has to tell the
  * entries of one job apart, whichever engine wrote them (a process has a prefix of its own), and
- * a job's events take one each: a UUID per event cost more than the rest of making it.
+ * a job's events take one each: a UUID per event cost more than the rest of making it. 72 random
+ * bits tell processes apart as well as a UUID's 122 do here, in a third of the characters, which
+ * every entry carries through the job's insert or step write and its outbox's removal.
  */
-const ENTRY_ID_PREFIX = `${randomUUID()}.`;
+const ENTRY_ID_PREFIX = `${randomBytes(9).toString('base64url')}.`;
 let entryCount = 0;
 
 /** An event to write into a job's outbox, with the state change it describes. */

@@ -130,20 +130,19 @@ export class JobState {
   /** Queues a task event; a manual task's finish names who answered, and happened when they did. */
   emitTask(event: 'taskStart' | 'taskFinish', id: string, finishState?: string, answer?: PersonAnswer): void {
     const task = this.task(id);
-    this.events.push([
-      event,
-      {
-        jobId: this.job._id,
-        name: this.job.name,
-        status: this.job.status,
-        timestamp: answer === undefined ? Date.now() : endOf(task, answer),
-        taskId: id,
-        taskName: String(task.name ?? id),
-        taskStatus: String(task.status),
-        ...(finishState ? { finishState } : {}),
-        ...(answer !== undefined ? { by: answer.by } : {}),
-      },
-    ]);
+    const payload: Record<string, unknown> = {
+      jobId: this.job._id,
+      name: this.job.name,
+      status: this.job.status,
+      timestamp: answer === undefined ? Date.now() : endOf(task, answer),
+      taskId: id,
+      taskName: String(task.name ?? id),
+      taskStatus: String(task.status),
+    };
+    // added in this order rather than spread from objects made for them: two a task event, two events a task
+    if (finishState) payload.finishState = finishState;
+    if (answer !== undefined) payload.by = answer.by;
+    this.events.push([event, payload]);
   }
 
   /** What references in incoming values resolve against. */
