@@ -6,7 +6,7 @@
 // the answer; the admin service appends it to the chain after). Each mode is measured off, on, off,
 // on, and the ratio is of the means. Target: on >= 0.9 x off. The standalone is measured again at
 // 128 connections, where both runs are bound by the CPU rather than by each request's wait.
-// `--smoke`: one round each of a quarter of a second.
+// `--smoke`: one round each of a quarter of a second, no warm-up, every server started at once.
 // Beside req/s, the CPU time the platform's processes spent per request (Linux: /proc), which a busy
 // machine disturbs less than req/s: on a machine the platform saturates, req/s follows it.
 // Needs nats-server on the PATH (a skip without it; a failure under CI=true).
@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { startChild, stopChild, stopChildren } from './children.mjs';
+import { httpLoad, statuses } from './http-load.mjs';
 import { PLATFORM_NODE_FLAGS } from './platform-flags.mjs';
 import { report, size, skip, SMOKE } from './report.mjs';
 
@@ -102,30 +102,35 @@ const CLOCK_TICKS = 100;
 /** Loads `req` on `url`; `pids` are the platform's processes, whose CPU per request is measured. */
 async function load(url, req, pids, connections = CONNECTIONS) {
   const opts = { url: `${url}${req.path}`, method: req.method, headers: req.headers, body: req.body, connections };
-  if (!SMOKE) await autocannon({ ...opts, duration: 2 });
+  if (!SMOKE) await httpLoad({ ...opts, duration: 2 });
   const before = cpuMs(pids);
-  const r = await autocannon({ ...opts, duration: DURATION_S });
+  const r = await httpLoad({ ...opts, duration: DURATION_S });
   const after = cpuMs(pids);
   const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${bad} failed requests (non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts})`);
+  if (bad > 0) throw new Error(`${bad} failed requests (non-2xx ${r.non2xx}: ${statuses(r)}, errors ${r.errors}, timeouts ${r.timeouts})`);
   const perRequest = (key) =>
     before === undefined || after === undefined ? [] : after[key].map((ms, i) => ((ms - (before[key][i] ?? 0)) * 1000) / r.requests.total);
   const byProcess = perRequest('total');
   const cpuUs = byProcess.length === 0 ? Number.NaN : byProcess.reduce((n, us) => n + us, 0);
   // the first process's event loop: the standalone platform's, or the distributed gateway's
   const loopUs = perRequest('loop')[0] ?? Number.NaN;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpuUs, loopUs, byProcess };
+  return { rps: r.rps, p50: r.latency.p50, p99: r.latency.p99, cpuUs, loopUs, byProcess };
 }
 
-/** The standalone platform in a process of its own (test/bench/platform.mjs), the audit trail on or off. */
-async function standalone(audit, connections = CONNECTIONS) {
-  const proc = await startChild(
+/** Starts the standalone platform in a process of its own (test/bench/platform.mjs), the audit trail on or off. */
+function startStandalone(audit) {
+  return startChild(
     process.execPath,
     [...PLATFORM_NODE_FLAGS, path.join(here, 'platform.mjs')],
     { NAP_ADMIN_PASSWORD: PASSWORD, NAP_AUDIT: audit },
     /listening (http:\/\/\S+)/,
     'the standalone platform',
   );
+}
+
+/** Loads a standalone platform (`started` by {@link startStandalone}, or started now), then stops it. */
+async function standalone(audit, connections = CONNECTIONS, started = startStandalone(audit)) {
+  const proc = await started;
   const url = proc.match[1];
   try {
     return await load(url, await prepare(url), [proc.child.pid], connections);
@@ -134,8 +139,11 @@ async function standalone(audit, connections = CONNECTIONS) {
   }
 }
 
-/** nats-server and the admin service, shared by the distributed rounds; a gateway is started per round. */
-async function distributedWorld() {
+/**
+ * nats-server and the admin service, shared by the distributed rounds; a gateway is started per
+ * round, or beside the admin service for the rounds of `early` (audit settings, one round each).
+ */
+async function distributedWorld(early = []) {
   const natsDir = tempDir('nats');
   const nats = await startChild(
     'nats-server',
@@ -152,16 +160,17 @@ async function distributedWorld() {
     NAP_PORT: '0',
     NAP_LOG_LEVEL: 'info',
   };
+  const startGateway = (audit) =>
+    startChild(process.execPath, ['gateway/dist/main.js'], { ...env, NAP_AUDIT: audit }, /"url":"(http:\/\/[^"]+)"/, 'the gateway');
+  // a gateway needs only nats-server to start; nothing is asked of the admin service before it is up
+  const gateways = new Map(early.map((audit) => [audit, startGateway(audit)]));
+  for (const starting of gateways.values()) starting.catch(() => {}); // a failure is thrown where it is awaited
   const admin = await startChild(process.execPath, ['services/admin/dist/main.js'], env, /Service admin is serving/, 'the admin service');
   return {
     async round(audit) {
-      const gw = await startChild(
-        process.execPath,
-        ['gateway/dist/main.js'],
-        { ...env, NAP_AUDIT: audit },
-        /"url":"(http:\/\/[^"]+)"/,
-        'the gateway',
-      );
+      const started = gateways.get(audit) ?? startGateway(audit);
+      gateways.delete(audit);
+      const gw = await started;
       try {
         return await load(gw.match[1], await prepare(gw.match[1]), [gw.child.pid, admin.child.pid, nats.child.pid]);
       } finally {
@@ -184,10 +193,14 @@ if (spawnSync('nats-server', ['--version']).error)
 
 const results = [];
 try {
+  // a smoke run (one round, figures that mean nothing) starts its servers side by side; the full run
+  // starts each when its round comes, so that no start weighs on another's measure
+  const early = SMOKE ? { off: startStandalone('off'), on: startStandalone('on'), world: distributedWorld(['off', 'on']) } : {};
+  for (const starting of Object.values(early)) starting.catch(() => {}); // a failure is thrown where it is awaited
   const sa = { off: [], on: [] };
   for (let i = 0; i < ROUNDS; i++) {
-    sa.off.push(await standalone('off'));
-    sa.on.push(await standalone('on'));
+    sa.off.push(await standalone('off', CONNECTIONS, i === 0 ? early.off : undefined));
+    sa.on.push(await standalone('on', CONNECTIONS, i === 0 ? early.on : undefined));
   }
   results.push({ mode: 'standalone', ...sa });
   // the saturated rounds run the standalone rounds' code with more connections: a smoke run leaves them out
@@ -199,7 +212,7 @@ try {
     }
     results.push({ mode: `standalone, ${SATURATING} connections`, ...saturated });
   }
-  const world = await distributedWorld();
+  const world = await (early.world ?? distributedWorld());
   try {
     const dist = { off: [], on: [] };
     for (let i = 0; i < ROUNDS; i++) {

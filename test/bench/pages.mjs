@@ -13,7 +13,8 @@
 //  5. a metrics scrape, GET /exporter_metrics (nap_jobs counts the jobs of each state in the store).
 // Requests are sequential and interleaved across sizes, so a busy machine slows every size alike.
 // Prints p50/p95 of each at each size and the ratio of the largest size to the smallest (target:
-// at most 1.2). `--smoke`: 100 and 300 jobs, two rounds (proves it runs; figures mean nothing).
+// at most 1.2). `--smoke`: 100 and 300 jobs, two rounds, no warm-up (proves it runs; figures mean
+// nothing).
 // Sizes: NAP_BENCH_PAGE_SIZES=25000,100000,1000000; rounds: NAP_BENCH_PAGE_ROUNDS (200).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -180,8 +181,9 @@ async function main() {
       scrape: (h) => [`${h.url}/exporter_metrics`, h.admin],
     };
     const samples = new Map(histories.map((h) => [h, Object.fromEntries(Object.keys(cases).map((c) => [c, []]))]));
-    // warm-up, then interleaved rounds: every size sees the same moments of the machine's load
-    for (let round = -Math.min(20, ROUNDS); round < ROUNDS; round += 1) {
+    // warm-up (not in a smoke run: its rounds run the same code), then interleaved rounds: every size
+    // sees the same moments of the machine's load
+    for (let round = SMOKE ? 0 : -Math.min(20, ROUNDS); round < ROUNDS; round += 1) {
       for (const h of histories) {
         for (const [name, request] of Object.entries(cases)) {
           const ms = await timed(...request(h));

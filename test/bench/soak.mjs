@@ -53,10 +53,12 @@ async function settle(platform) {
     const page = await platform.api('GET', '/operations-manager/jobs?in[status]=running,paused&limit=1&include=_id');
     if (page.total === 0) break;
     if (Date.now() > deadline) throw new Error(`${page.total} jobs are still active after 5 minutes`);
-    await new Promise((r) => setTimeout(r, 200));
+    // a smoke run's few jobs end within a tenth of a second
+    await new Promise((r) => setTimeout(r, size(200, 25)));
   }
-  // the event relay removes published events in batches (250 ms): let the last batch go
-  await new Promise((r) => setTimeout(r, 600));
+  // the event relay removes published events in batches (250 ms): let the last batch go (and a
+  // margin, which a smoke run, whose figures mean nothing, need not give it)
+  await new Promise((r) => setTimeout(r, size(600, 300)));
 }
 
 async function sample(platform, jobs) {

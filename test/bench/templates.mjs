@@ -10,16 +10,17 @@
 // the cost of the round trip itself (JSON over a pipe to Python and back) without any Jinja2.
 // 3. The same steady rate through HTTP (gateway → bus → studio → worker), with an HTTP baseline of
 //    GET /automation-studio/templates/:id (gateway → bus → studio → store).
-// `--smoke`: 20 requests/s for half a second each (proves it runs).
+// `--smoke`: 20 requests/s for a quarter of a second each, a tenth of a second of each closed loop
+// (proves it runs).
 import { createRequire } from 'node:module';
 import { report, size } from './report.mjs';
 import { startBenchPlatform } from './standalone.mjs';
 
 const require = createRequire(import.meta.url);
 const RATE = Number(process.env.NAP_BENCH_TEMPLATE_RATE ?? size(200, 20));
-const SECONDS = Number(process.env.NAP_BENCH_TEMPLATE_SECONDS ?? size(5, 0.5));
+const SECONDS = Number(process.env.NAP_BENCH_TEMPLATE_SECONDS ?? size(5, 0.25));
 const WARM_UP = size(500, 5);
-const LOOP_SECONDS = size(3, 0.3);
+const LOOP_SECONDS = size(3, 0.1);
 const GOAL_P50_MS = 2;
 
 const { createTemplateRenderer, loadTemplateRendererConfig } = require('../../services/studio/dist/index.js');
