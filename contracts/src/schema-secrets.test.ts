@@ -6,6 +6,8 @@ import {
   findDeclaredSecrets,
   maskDeclaredPaths,
   maskDeclaredSecrets,
+  namedSecretPaths,
+  unitedSecretPaths,
 } from './schema-secrets';
 import { assertSecretTextWithin } from './secret-texts';
 
@@ -95,5 +97,26 @@ describe('the secret text bound and declared members', () => {
         details: [{ member: 'body.variables.vault.pins[1]', message: expect.any(String) }],
       }),
     );
+  });
+});
+
+describe('namedSecretPaths', () => {
+  it('finds the members of secret names that hold a value, and key material under any name, through objects and arrays', () => {
+    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----';
+    const value = {
+      site: 'ams',
+      password: 'p4ss',
+      passwordSet: true,
+      token: null,
+      creds: { username: 'ops', enable_pwd: 'e' },
+      hosts: [{ name: 'r1', gw_password: 'x1' }, { name: 'r2' }],
+      deploy: { key },
+    };
+    expect(namedSecretPaths(value)).toEqual([['password'], ['creds', 'enable_pwd'], ['hosts', EVERY, 'gw_password'], ['deploy', 'key']]);
+    expect(namedSecretPaths({ site: 'ams' })).toEqual([]);
+  });
+
+  it('unites lists of paths, each once', () => {
+    expect(unitedSecretPaths([['a'], ['b', EVERY]], [], [['a'], ['c']])).toEqual([['a'], ['b', EVERY], ['c']]);
   });
 });

@@ -9,7 +9,7 @@
  * names, and {@link EVERY} for every item of an array or every member an object's
  * `additionalProperties` describes.
  */
-import { SECRET_MASK } from './secrets';
+import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
 import { addSecretTexts, noSecrets, secretMask } from './secret-texts';
 import type { FoundSecrets } from './secret-texts';
 import { isRecord } from './internal/records';
@@ -55,6 +55,43 @@ function walkSchema(node: unknown, path: string[], depth: number, found: Map<str
     const list = node[keyword];
     if (Array.isArray(list)) for (const sub of list) walkSchema(sub, path, depth + 1, found);
   }
+}
+
+/**
+ * The paths of the members of `value` that hold a secret by the platform's secret policy: a member
+ * of a secret name holding a value (`creds.password`, `hosts.*.gw_password`), or private key
+ * material under any name; array items as {@link EVERY}. Each once, at most {@link MAX_PATHS}. What
+ * a job starts with: the job then masks every copy of those values too, not only the members.
+ */
+export function namedSecretPaths(value: unknown): string[][] {
+  const found = new Map<string, string[]>();
+  const walk = (item: unknown, path: string[], depth: number): void => {
+    if (found.size >= MAX_PATHS || depth > MAX_DEPTH) return;
+    if (isSecretValue(item)) {
+      found.set(JSON.stringify(path), path);
+      return;
+    }
+    if (Array.isArray(item)) {
+      for (const element of item) walk(element, [...path, EVERY], depth + 1);
+      return;
+    }
+    if (!isRecord(item)) return;
+    for (const name of Object.keys(item)) {
+      const member = item[name];
+      if (isSecretKey(name) && member !== null && member !== undefined && typeof member !== 'boolean')
+        found.set(JSON.stringify([...path, name]), [...path, name]);
+      else walk(member, [...path, name], depth + 1);
+    }
+  };
+  walk(value, [], 0);
+  return [...found.values()];
+}
+
+/** The paths of `lists`, each once, in order, at most {@link MAX_PATHS}. */
+export function unitedSecretPaths(...lists: readonly (readonly string[])[][]): string[][] {
+  const found = new Map<string, string[]>();
+  for (const list of lists) for (const path of list) if (found.size < MAX_PATHS) found.set(JSON.stringify(path), [...path]);
+  return [...found.values()];
 }
 
 /** Calls `each` with every value found at `path` in `value` ({@link EVERY} walks every item or member). */

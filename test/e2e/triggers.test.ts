@@ -359,7 +359,7 @@ describe('manual triggers', () => {
 
 describe('secrets in form data', () => {
   it('answers and exports them masked, keeps them when written back masked, and starts jobs with them whole', async () => {
-    // the job copies the token into a member of no secret name: what the job got is seen there
+    // the job copies the token into a member of no secret name
     const copier = await createAutomation(
       platform,
       token,
@@ -395,7 +395,13 @@ describe('secrets in form data', () => {
     const run = await platform.http('POST', `/operations-manager/triggers/manual/${created._id}/run`, { token, body: {} });
     expect(run.status).toBe(200);
     const job = await waitForJob(platform, token, (run.body as Envelope<JobDocument>).data._id);
-    expect(job.variables).toMatchObject({ api_token: '********', site: 'fra', copied: secret });
+    // the job ran with the token itself (its store holds it); every copy of it is answered masked
+    expect(job.variables).toMatchObject({ api_token: '********', site: 'fra', copied: '********' });
+    const stored = await platform.stores
+      .get('workflow')
+      ?.collection<{ _id: string; variables: Record<string, unknown> }>('jobs')
+      .findOne({ _id: job._id });
+    expect(stored?.variables).toMatchObject({ api_token: secret, copied: secret });
   });
 });
 

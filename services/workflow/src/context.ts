@@ -243,8 +243,9 @@ export async function startFromTrigger(
   trigger: TriggerRecord,
   variables: Record<string, unknown>,
   caller: Caller,
+  declared?: string[][],
 ): Promise<JobRecord> {
-  const job = await svc.triggerStarter.start(trigger, variables, caller);
+  const job = await svc.triggerStarter.start(trigger, variables, caller, undefined, declared);
   if (job === undefined) throw new AppError('INTERNAL', `Trigger "${trigger.name}" started no job`);
   return job;
 }

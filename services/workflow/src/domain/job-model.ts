@@ -1,4 +1,13 @@
-import { AppError, RELEASE, audienceAdmits, declaredSecretPaths, maskDeclaredSecrets, redactSecrets } from '@nap/contracts';
+import {
+  AppError,
+  RELEASE,
+  audienceAdmits,
+  declaredSecretPaths,
+  maskDeclaredSecrets,
+  namedSecretPaths,
+  redactSecrets,
+  unitedSecretPaths,
+} from '@nap/contracts';
 import type { Caller, Decorator, JobAudience, JobDocument, JobErrorEntry, JobEventName, Task, WorkflowDocument } from '@nap/contracts';
 import { MANUAL_BUILTINS } from './builtins';
 import { END, START } from './graph';
@@ -139,9 +148,10 @@ export interface JobRecord extends JobDocument {
    */
   triggerChain?: string[];
   /**
-   * The variables the workflow's inputSchema declares secret whatever their names (`format:
-   * "password"`, `writeOnly`: see `declaredSecretPaths` of `@nap/contracts`), as paths from the
-   * job's variables: masked, with every copy of their values, wherever the job is shown.
+   * The secrets the job started with, as paths from its variables: those the workflow's inputSchema
+   * (or the trigger that started it) declares whatever their names (`format: "password"`,
+   * `writeOnly`: see `declaredSecretPaths` of `@nap/contracts`), and those of secret names. Masked,
+   * with every copy of their values (a manual task's resolved incoming, an output), wherever the job is shown.
    */
   secretInputs?: string[][];
 }
@@ -185,6 +195,8 @@ export interface NewJob {
   trigger?: JobTrigger;
   /** See {@link JobRecord.triggerChain}. */
   triggerChain?: string[];
+  /** Variables declared secret by what started the job (a trigger's form or schema), besides the workflow's inputSchema. */
+  secretPaths?: string[][];
 }
 
 /** The trigger that started a job, as the job says. */
@@ -247,7 +259,12 @@ export function newJobRecord(input: NewJob): JobRecord {
     eventsPublished: 0,
   };
   job.visibleTo = jobVisibleTo(job);
-  const secretInputs = declaredSecretPaths(workflow.inputSchema);
+  // the secrets it starts with: those its inputSchema or its trigger declares, and those of secret names
+  const secretInputs = unitedSecretPaths(
+    declaredSecretPaths(workflow.inputSchema),
+    input.secretPaths ?? [],
+    namedSecretPaths(input.variables),
+  );
   if (secretInputs.length > 0) job.secretInputs = secretInputs;
   if (input.parent) job.parent = input.parent.link;
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = input.pinned;

@@ -34,6 +34,8 @@ export interface StartJobInput {
   triggerChain?: string[];
   /** What a refusal of `variables` names them as (`options.variables` of a start route); `variables` otherwise. */
   variablesMember?: string;
+  /** Variables that what starts the job declares secret (a trigger's form or schema), as paths. */
+  secretPaths?: string[][];
 }
 
 /** What job control works with: the store, and the parts of the engine that drive, wake and publish. */
@@ -94,6 +96,7 @@ export class JobLifecycle {
       ...(input.pinned !== undefined ? { pinned: input.pinned } : {}),
       ...(input.trigger !== undefined ? { trigger: input.trigger } : {}),
       ...(input.triggerChain !== undefined ? { triggerChain: input.triggerChain } : {}),
+      ...(input.secretPaths !== undefined ? { secretPaths: input.secretPaths } : {}),
     });
     // what masks a job's secrets (by name, and those its inputSchema declares) is kept for the job's
     // life: a bounded size, refused before anything runs, whatever started it (a route, a trigger, a parent)

@@ -1,4 +1,4 @@
-import { AppError, SYSTEM_CALLER, hasCode } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, declaredSecretPaths, hasCode } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import type { AuditRecorder, BusClient } from '@nap/bus';
 import type { Logger } from '@nap/telemetry';
@@ -184,6 +184,25 @@ export class TriggerStarter {
     return this.workflowOfAutomation(automation, caller);
   }
 
+  /**
+   * The variables the trigger declares secret (`format: "password"`, `writeOnly`): by its form (a
+   * manual trigger's, a schedule's) or by its schema when its body becomes the variables as it is
+   * (an endpoint or event trigger without a JST). None when its form cannot be read: the job then
+   * masks what the workflow declares and what secret names hold.
+   */
+  async declaredSecretsOf(trigger: TriggerRecord, caller: Caller): Promise<string[][]> {
+    if (typeof trigger.formId === 'string' && trigger.formId !== '') {
+      try {
+        const form = (await this.deps.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller })).body;
+        return declaredSecretPaths(form.schema);
+      } catch (err) {
+        this.deps.log.warn({ err, triggerId: trigger._id }, 'Reading the form of a trigger for the secrets it declares failed');
+        return [];
+      }
+    }
+    return transformationIdOf(trigger.jst) === undefined ? declaredSecretPaths(trigger.schema) : [];
+  }
+
   /** The workflow `automation` names, read as `caller`. */
   private async workflowOfAutomation(automation: StoredAutomation, caller: Caller): Promise<WorkflowDocument> {
     // an automation shared with groups is run only by those who may see it (its gbac)
@@ -215,12 +234,14 @@ export class TriggerStarter {
     variables: Record<string, unknown>,
     caller: Caller,
     occasion?: { jobId: string; due?: number; triggerChain?: string[] },
+    declared?: string[][],
   ): Promise<JobRecord | undefined> {
     const jobId = occasion?.jobId;
     // a trigger acting on its own (schedule, event) acts for an account that must still be there
     if (occasion !== undefined) await this.assertIdentity(trigger, caller);
     const workflow = await this.workflowOf(trigger, caller);
     assertMayRun(workflow, caller);
+    const secretPaths = declared ?? (await this.declaredSecretsOf(trigger, caller));
     let job: JobRecord;
     try {
       job = await this.deps.engine.startJob({
@@ -237,6 +258,7 @@ export class TriggerStarter {
         },
         ...(jobId !== undefined ? { jobId } : {}),
         ...(occasion?.triggerChain !== undefined ? { triggerChain: occasion.triggerChain } : {}),
+        ...(secretPaths.length > 0 ? { secretPaths } : {}),
       });
     } catch (err) {
       if (jobId !== undefined && hasCode(err, 'STORE_DUPLICATE_KEY')) return undefined;

@@ -1,4 +1,4 @@
-import { AppError, runSchemaOfForm } from '@nap/contracts';
+import { AppError, declaredSecretPaths, runSchemaOfForm } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { isRecord } from '@nap/util';
 import { startFromTrigger } from '../context';
@@ -18,8 +18,11 @@ export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runMan
       throw new AppError('UNPROCESSABLE', `Trigger "${trigger.name}" is a ${trigger.type} trigger, not a manual one`);
     assertEnabled(trigger);
     let data: Record<string, unknown> = { ...(trigger.formData ?? {}), ...(input.body.formData ?? {}) };
+    let declared: string[][] | undefined;
     if (typeof trigger.formId === 'string' && trigger.formId !== '') {
       const form = (await svc.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller: ctx.caller })).body;
+      // the form's password fields are the job's secrets, whatever their names
+      declared = declaredSecretPaths(form.schema);
       const schema = runSchemaOfForm(form.schema);
       const checked = await svc.triggerStarter.checkSchema(
         `form ${form._id}@${form.last_updated}`,
@@ -32,7 +35,7 @@ export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runMan
     }
     return {
       message: 'Successfully created the requested item',
-      data: toPublicJob(await startFromTrigger(svc, trigger, data, ctx.caller)),
+      data: toPublicJob(await startFromTrigger(svc, trigger, data, ctx.caller, declared)),
       metadata: {},
     };
   };
