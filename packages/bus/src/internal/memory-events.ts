@@ -111,7 +111,12 @@ export class DurableState {
   private cursor: number;
   /** Sequences due for redelivery, ascending. */
   private ready: number[] = [];
-  /** Deliveries so far of each event handed out and not yet acked or given up. */
+  /**
+   * Deliveries so far of each event that failed and waits for, or was handed out for, a redelivery
+   * and is not yet acked or given up. An event handed out the first time is not entered (its
+   * delivery count goes with it): a map that took and dropped an entry per event made a new table
+   * in the old generation each time (~6 MB promoted per 25,000 transitions).
+   */
   private readonly deliveries = new Map<number, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly members = new Set<DurableMember>();
@@ -170,12 +175,11 @@ export class DurableState {
     const { event, nextSeq } = this.log.next(this.cursor, this.filter);
     this.cursor = nextSeq;
     if (event === undefined) return undefined;
-    this.deliveries.set(event.seq, 1);
     return { event, delivery: 1 };
   }
 
   ack(seq: number): void {
-    this.deliveries.delete(seq);
+    if (this.deliveries.size > 0) this.deliveries.delete(seq);
   }
 
   /** A handler threw: schedule the redelivery, or give the event up after `maxDeliver`. */
@@ -189,6 +193,7 @@ export class DurableState {
       { err, subject: event.subject, seq: event.seq, deliveries: delivery },
       'event handler failed; the event will be redelivered',
     );
+    this.deliveries.set(event.seq, delivery);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.ready.push(event.seq);
