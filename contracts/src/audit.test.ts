@@ -12,6 +12,7 @@ import {
 import { getOperation } from './catalog';
 import type { AuditRecord } from './schemas/audit';
 import { SECRET_MASK } from './secrets';
+import { isDeclaredSecretMember } from './schema-secrets';
 
 const record: AuditRecord = {
   seq: 1,
@@ -158,5 +159,21 @@ describe('what is audited', () => {
     expect(isAuditedChange(postedRead, 'POST')).toBe(false);
     expect(isAuditedOutcome(postedRead, 'POST', 200)).toBe(false);
     expect(isAuditedOutcome(postedRead, 'POST', 403)).toBe(true);
+  });
+});
+
+describe('auditChanges with members declared secret', () => {
+  it('lists a declared secret as changed without its values, and masks a value listed whole that holds one', () => {
+    const paths = [['devicePass'], ['vault', 'pins', '*']];
+    const isSecretMember = (member: string, containing: boolean) => isDeclaredSecretMember(member, 'formData', paths, containing);
+    const before = { name: 't', formData: { device: 'r1', devicePass: 'old-pass', vault: { pins: ['1111'] } } };
+    const after = { name: 't', formData: { device: 'r2', devicePass: 'new-pass', vault: { pins: ['2222'] } } };
+    const changes = auditChanges(before, after, { isSecretMember });
+    expect(changes).toEqual([
+      { member: 'formData.device', before: 'r1', after: 'r2' },
+      { member: 'formData.devicePass', secret: true, before: '********', after: '********' },
+      { member: 'formData.vault.pins', secret: true, before: '********', after: '********' },
+    ]);
+    expect(JSON.stringify(changes)).not.toMatch(/pass'|1111|2222|old-pass|new-pass/);
   });
 });

@@ -194,6 +194,12 @@ const CHANGE_DEPTH = 3;
 export interface AuditChangesOptions {
   /** Members never listed (bookkeeping such as `lastUpdated`). Dotted paths from the top. */
   ignore?: readonly string[];
+  /**
+   * Members secret whatever their names (what a schema declares, see `declaredSecretPaths`), by
+   * dotted path from the top: true when `member` is one or lies inside one, or (with `containing`,
+   * for a value listed whole) holds one. Listed as changed, never with their values.
+   */
+  isSecretMember?: (member: string, containing: boolean) => boolean;
 }
 
 const BOOKKEEPING = [
@@ -219,7 +225,7 @@ const BOOKKEEPING = [
 export function auditChanges(before: unknown, after: unknown, options: AuditChangesOptions = {}): AuditChange[] {
   const ignore = new Set([...BOOKKEEPING, ...(options.ignore ?? [])]);
   const changes: AuditChange[] = [];
-  walk(before, after, '', 0, ignore, changes);
+  walk(before, after, '', 0, ignore, changes, options.isSecretMember ?? (() => false));
   return changes;
 }
 
@@ -227,7 +233,15 @@ function isPlain(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function walk(before: unknown, after: unknown, path: string, depth: number, ignore: Set<string>, out: AuditChange[]): void {
+function walk(
+  before: unknown,
+  after: unknown,
+  path: string,
+  depth: number,
+  ignore: Set<string>,
+  out: AuditChange[],
+  isSecretMember: (member: string, containing: boolean) => boolean,
+): void {
   if (isPlain(before) && isPlain(after) && (depth < CHANGE_DEPTH || path === '')) {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     for (const key of [...keys].sort()) {
@@ -236,16 +250,17 @@ function walk(before: unknown, after: unknown, path: string, depth: number, igno
       const a = before[key];
       const b = after[key];
       if (isDeepStrictEqual(a, b)) continue;
-      if (isSecret(key, a) || isSecret(key, b)) {
+      if (isSecret(key, a) || isSecret(key, b) || isSecretMember(member, false)) {
         out.push(secretChange(member, a, b));
         continue;
       }
-      walk(a, b, member, depth + 1, ignore, out);
+      walk(a, b, member, depth + 1, ignore, out, isSecretMember);
     }
     return;
   }
   if (isDeepStrictEqual(before, after)) return;
-  out.push(valueChange(path === '' ? '(document)' : path, before, after));
+  const member = path === '' ? '(document)' : path;
+  out.push(isSecretMember(member, true) ? secretChange(member, before, after) : valueChange(member, before, after));
 }
 
 function secretChange(member: string, before: unknown, after: unknown): AuditChange {

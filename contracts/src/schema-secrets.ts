@@ -9,6 +9,7 @@
  * names, and {@link EVERY} for every item of an array or every member an object's
  * `additionalProperties` describes.
  */
+import { AppError } from './errors';
 import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
 import { addSecretTexts, noSecrets, secretMask } from './secret-texts';
 import type { FoundSecrets } from './secret-texts';
@@ -94,6 +95,22 @@ export function unitedSecretPaths(...lists: readonly (readonly string[])[][]): s
   return [...found.values()];
 }
 
+/**
+ * Whether the dotted `member` (`formData.vault.pins`) is, or lies inside, a declared secret of
+ * `paths` found under `under` (`formData`; {@link EVERY} matches any name); with `containing`, also
+ * whether it holds one further down. What `auditChanges` lists without values.
+ */
+export function isDeclaredSecretMember(member: string, under: string, paths: readonly (readonly string[])[], containing: boolean): boolean {
+  if (member !== under && !member.startsWith(`${under}.`)) return false;
+  const parts = member === under ? [] : member.slice(under.length + 1).split('.');
+  return paths.some((path) => {
+    if (path.length > parts.length && !containing) return false;
+    const shared = Math.min(parts.length, path.length);
+    for (let k = 0; k < shared; k++) if (path[k] !== EVERY && path[k] !== parts[k]) return false;
+    return true;
+  });
+}
+
 /** Calls `each` with every value found at `path` in `value` ({@link EVERY} walks every item or member). */
 function atPath(value: unknown, path: readonly string[], at: number, each: (found: unknown) => void): void {
   if (at === path.length) {
@@ -176,6 +193,66 @@ function maskAt(value: unknown, path: readonly string[], at: number): unknown {
     if (masked !== member) {
       copy ??= { ...value };
       Object.defineProperty(copy, name, { value: masked, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return copy ?? value;
+}
+
+/**
+ * `given` (values a client wrote back after reading them masked) with each `********` at a declared
+ * `path` replaced by what `stored` holds there: the client keeps the secret it could not see. A mask
+ * at a declared path where nothing is stored is refused (`VALIDATION_FAILED` naming the member under
+ * `member`): it would become the secret. Copied only along the paths restored.
+ */
+export function restoreDeclaredPaths<T>(
+  given: T,
+  stored: unknown,
+  paths: readonly (readonly string[])[],
+  member: string,
+  owner: string,
+): T {
+  let out: unknown = given;
+  for (const path of paths) out = restoreAt(out, stored, path, 0, member, owner);
+  return out as T;
+}
+
+function restoreAt(value: unknown, stored: unknown, path: readonly string[], at: number, member: string, owner: string): unknown {
+  if (at === path.length) {
+    if (value !== SECRET_MASK) return value;
+    if (stored !== undefined && stored !== null) return stored;
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${member} is ${SECRET_MASK}, but ${owner} has no secret stored there to keep: give the secret itself`,
+      {
+        details: [{ member, message: 'give the secret itself' }],
+      },
+    );
+  }
+  const segment = path[at] as string;
+  if (Array.isArray(value)) {
+    if (segment !== EVERY) return value;
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const restored = restoreAt(item, Array.isArray(stored) ? stored[i] : undefined, path, at + 1, `${member}[${i}]`, owner);
+      if (restored !== item) (copy ??= [...value])[i] = restored;
+    });
+    return copy ?? value;
+  }
+  if (!isRecord(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : []) {
+    const item = value[name];
+    const restored = restoreAt(
+      item,
+      isRecord(stored) && Object.hasOwn(stored, name) ? stored[name] : undefined,
+      path,
+      at + 1,
+      `${member}.${name}`,
+      owner,
+    );
+    if (restored !== item) {
+      copy ??= { ...value };
+      Object.defineProperty(copy, name, { value: restored, enumerable: true, writable: true, configurable: true });
     }
   }
   return copy ?? value;

@@ -1,4 +1,4 @@
-import { AppError, SYSTEM_CALLER, assertJsonDepth, isAppError } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, assertJsonDepth, declaredSecretPaths, hasCode, isAppError } from '@nap/contracts';
 import type { Caller, StartJobWithOptionsBody, Trigger } from '@nap/contracts';
 import type { BusClient, HandlerContext } from '@nap/bus';
 import { errorMessage, isPlainObject } from '@nap/util';
@@ -117,6 +117,28 @@ export async function startWithOptions<T>(
 }
 
 /**
+ * `record` with the members of its formData that its form declares secret (`secretPaths`), read
+ * from the form now (forms change): sealed and masked by the trigger repository. A form that cannot
+ * be read leaves those of `existing` (an update), or none.
+ */
+export async function withFormSecrets(
+  svc: WorkflowContext,
+  record: TriggerRecord,
+  caller: Caller,
+  existing?: TriggerRecord,
+): Promise<TriggerRecord> {
+  const { secretPaths: _given, ...rest } = record;
+  if (typeof rest.formId !== 'string' || rest.formId === '') return rest;
+  let paths = existing?.secretPaths ?? [];
+  try {
+    paths = declaredSecretPaths((await svc.client.call('studio.getForm', { params: { id: rest.formId } }, { caller })).body.schema);
+  } catch (err) {
+    if (!hasCode(err, 'FORM_NOT_FOUND')) throw err;
+  }
+  return paths.length > 0 ? { ...rest, secretPaths: paths } : rest;
+}
+
+/**
  * Stores a new trigger checked by the trigger model (`member` names the submitted value in errors);
  * an import keeps the submitted `_id`. The automation it starts must exist.
  */
@@ -127,7 +149,7 @@ export async function saveTrigger(
   caller: Caller,
   keepId: boolean,
 ): Promise<TriggerRecord> {
-  const record = toTriggerRecord(input, member, caller, Date.now(), { newId: newTriggerId, keepId });
+  const record = await withFormSecrets(svc, toTriggerRecord(input, member, caller, Date.now(), { newId: newTriggerId, keepId }), caller);
   await svc.automations.accessibleAutomation(record.actionId, caller, 'write');
   if (runsAsItsOwner(record)) await svc.triggerStarter.assertMayStart(record, caller);
   const stored = await svc.triggers.insert(record);
@@ -181,7 +203,7 @@ export async function saveAutomation(
   if (triggers.length === 0) return { automation: { ...stored, triggers: [] }, notes };
   const kept: Trigger[] = [];
   try {
-    for (const trigger of triggers) kept.push(toPublicTrigger(await svc.triggers.insert(trigger)));
+    for (const trigger of triggers) kept.push(toPublicTrigger(await svc.triggers.insert(await withFormSecrets(svc, trigger, caller))));
   } catch (err) {
     try {
       await svc.triggers.deleteByAction(stored._id);

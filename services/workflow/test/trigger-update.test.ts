@@ -5,7 +5,7 @@ import { SECRET_MASK, SYSTEM_CALLER } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import { createEmbeddedStore } from '@nap/store';
 import type { EmbeddedStore } from '@nap/store';
-import { toTriggerRecord } from '../src/domain/trigger-model';
+import { toPublicTrigger, toTriggerRecord } from '../src/domain/trigger-model';
 import type { TriggerRecord } from '../src/domain/trigger-model';
 import { TriggerRepository } from '../src/store/trigger-repository';
 
@@ -130,6 +130,27 @@ describe('secrets in formData', () => {
     const again = await triggers.get('t1');
     expect(await triggers.update(again, schedule({ device: 'r3' }, again))).toMatchObject({ formData: { device: 'r3' } });
     expect(await raw()).not.toHaveProperty('sealedFormData');
+  });
+
+  it('seals and masks what its form declares secret (secretPaths) as it does secret names, and restores it when written back', async () => {
+    const formData = { device: 'r1', devicePass: 'declared-by-the-form' };
+    const declared = { ...schedule(formData), secretPaths: [['devicePass']] };
+    expect(toPublicTrigger(await triggers.insert(declared)).formData).toEqual({ device: 'r1', devicePass: SECRET_MASK });
+    expect(JSON.stringify(await raw())).not.toContain('declared-by-the-form');
+    const read = await triggers.get('t1');
+    expect(read.formData).toEqual(formData);
+    const back = await triggers.update(read, {
+      ...schedule({ device: 'r2', devicePass: SECRET_MASK }, read),
+      secretPaths: [['devicePass']],
+    });
+    expect(back?.formData).toEqual({ device: 'r2', devicePass: 'declared-by-the-form' });
+    // a mask where the form declares a secret and none is stored would become the secret: refused
+    expect(() => schedule({ devicePass: SECRET_MASK }, { ...read, formData: {} })).toThrow(
+      expect.objectContaining({
+        code: 'VALIDATION_FAILED',
+        details: [{ member: 'body.formData.devicePass', message: 'give the secret itself' }],
+      }),
+    );
   });
 
   it('refuses a mask where no secret is stored, naming the member', () => {

@@ -10,8 +10,10 @@ import {
   checkNotReservedKey,
   checkPrintableName,
   holdsMask,
+  maskDeclaredPaths,
   parseAs,
   redactSecrets,
+  restoreDeclaredPaths,
   restoreMasked,
   triggerInputSchema,
 } from '@nap/contracts';
@@ -45,6 +47,12 @@ export type TriggerRecord = Trigger & {
   _id: string;
   /** The caller that jobs started by schedule and event triggers act as: the creator, with the roles and groups they had. */
   runAs?: Caller;
+  /**
+   * The members of `formData` its form declares secret whatever their names (`format: "password"`,
+   * `writeOnly`), as paths: read from the form when the trigger is stored, sealed and masked like
+   * those of secret names. Never answered.
+   */
+  secretPaths?: string[][];
   /** A schedule's due time being fired (the lease on it). */
   fire?: FireClaim;
 };
@@ -164,7 +172,15 @@ export function toTriggerRecord(
   // a trigger read (its secrets masked), changed and written back keeps the secrets stored
   const given =
     isRecord(submitted.formData) && holdsMask(submitted.formData)
-      ? { ...submitted, formData: restoreMasked(submitted.formData, existing?.formData, `${member}.formData`, 'the trigger') }
+      ? {
+          ...submitted,
+          formData: restoreMasked(
+            restoreDeclaredPaths(submitted.formData, existing?.formData, existing?.secretPaths ?? [], `${member}.formData`, 'the trigger'),
+            existing?.formData,
+            `${member}.formData`,
+            'the trigger',
+          ),
+        }
       : submitted;
   const input: TriggerInput = parseAs(triggerInputSchema, { ...(existing ? stripService(existing) : {}), ...stripService(given) }, member);
   if (existing && input.type !== existing.type)
@@ -220,6 +236,8 @@ const NULL_AS_ABSENT = ['schema', 'jst', 'formId'] as const;
 function stripService(doc: Record<string, unknown>): Record<string, unknown> {
   const out = { ...doc };
   for (const key of SERVICE_MEMBERS) delete out[key];
+  // read from the trigger's form each time it is stored, never taken from a client
+  delete out.secretPaths;
   for (const key of NULL_AS_ABSENT) if (out[key] === null) delete out[key];
   return out;
 }
@@ -410,9 +428,14 @@ export function newTriggerId(): string {
 
 /** The trigger as the interface shows it: who it runs as and a schedule's claim stay inside. */
 export function toPublicTrigger(t: TriggerRecord): Trigger {
-  const { runAs: _runAs, fire: _fire, ...out } = t;
+  const { runAs: _runAs, fire: _fire, secretPaths, ...out } = t;
   // the variables it starts jobs with may hold secrets (a device password): answered and exported masked
-  return out.formData === undefined ? out : { ...out, formData: redactSecrets(out.formData) };
+  return isRecord(out.formData) ? { ...out, formData: maskedFormData(out.formData, secretPaths) } : out;
+}
+
+/** A trigger's formData with its secrets masked: those of secret names, and those its form declares (`secretPaths`). */
+export function maskedFormData(formData: Record<string, unknown>, secretPaths: readonly string[][] | undefined): Record<string, unknown> {
+  return maskDeclaredPaths(redactSecrets(formData), secretPaths ?? []);
 }
 
 /** The trigger as export gives it (and import takes it back): the public record without what the service computes. */

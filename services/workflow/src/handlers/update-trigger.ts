@@ -1,7 +1,7 @@
-import { AppError, auditChanges } from '@nap/contracts';
+import { AppError, auditChanges, isDeclaredSecretMember } from '@nap/contracts';
 import type { Handler } from '@nap/bus';
 import { isRecord } from '@nap/util';
-import { accessibleTrigger } from '../context';
+import { accessibleTrigger, withFormSecrets } from '../context';
 import type { WorkflowContext } from '../context';
 import { assertKnownChanges, newTriggerId, runsAsItsOwner, toPublicTrigger, toTriggerRecord } from '../domain/trigger-model';
 
@@ -19,14 +19,27 @@ export function updateTrigger(svc: WorkflowContext): Handler<'workflow.updateTri
     const changes = wrapped ? (body.changes as Record<string, unknown>) : body;
     assertKnownChanges(changes, wrapped ? 'body.changes' : 'body');
     // the trigger runs as the caller from now on (see toTriggerRecord): what it starts must be theirs to run
-    const record = toTriggerRecord(changes, 'body', ctx.caller, Date.now(), { existing, newId: newTriggerId });
+    const record = await withFormSecrets(
+      svc,
+      toTriggerRecord(changes, 'body', ctx.caller, Date.now(), { existing, newId: newTriggerId }),
+      ctx.caller,
+      existing,
+    );
     // a trigger changes what its automation does: the caller must be allowed to change the automation
     await svc.automations.accessibleAutomation(record.actionId, ctx.caller, 'write');
     if (runsAsItsOwner(record)) await svc.triggerStarter.assertMayStart(record, ctx.caller);
     const stored = await svc.triggers.update(existing, record);
     if (stored === null) throw new AppError('TRIGGER_NOT_FOUND', `No trigger with id "${id}"`);
     svc.eventTriggers.invalidate();
-    ctx.audit({ target: { kind: 'trigger', id, name: record.name }, changes: auditChanges(existing, record) });
+    // what the form declares secret (before or now) is listed as changed, never with its values
+    const declared = [...(existing.secretPaths ?? []), ...(record.secretPaths ?? [])];
+    ctx.audit({
+      target: { kind: 'trigger', id, name: record.name },
+      changes: auditChanges(existing, record, {
+        ignore: ['secretPaths'],
+        isSecretMember: (member, containing) => isDeclaredSecretMember(member, 'formData', declared, containing),
+      }),
+    });
     return { message: 'Successfully updated the requested item', data: toPublicTrigger(stored), metadata: {} };
   };
 }

@@ -1,7 +1,9 @@
-import { AppError, hasCode, holdsNestedSecret, redactSecrets } from '@nap/contracts';
+import { AppError, hasCode } from '@nap/contracts';
+import { isRecord } from '@nap/util';
 import type { Caller } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
 import type { Collection, Filter, ListQuery, Store } from '@nap/store';
+import { maskedFormData } from '../domain/trigger-model';
 import type { TriggerError, TriggerRecord } from '../domain/trigger-model';
 import { DueClaims } from './due-claims';
 
@@ -40,8 +42,10 @@ export class TriggerRepository {
   /** `doc` as stored: its formData masked and sealed whole when it holds a secret (see {@link StoredTrigger}). */
   private sealed(doc: TriggerRecord): StoredTrigger {
     const { sealedFormData: _stale, ...rest } = doc as StoredTrigger;
-    if (!holdsNestedSecret(rest.formData)) return rest;
-    return { ...rest, formData: redactSecrets(rest.formData), sealedFormData: this.secrets.seal(JSON.stringify(rest.formData)) };
+    if (!isRecord(rest.formData)) return rest;
+    const masked = maskedFormData(rest.formData, rest.secretPaths);
+    if (masked === rest.formData) return rest;
+    return { ...rest, formData: masked, sealedFormData: this.secrets.seal(JSON.stringify(rest.formData)) };
   }
 
   /** A stored trigger whole: its sealed formData opened. */
@@ -65,8 +69,8 @@ export class TriggerRepository {
     let count = 0;
     // triggers are few; a filter the embedded store decides without its full query engine
     for (const doc of await this.triggers.find({ sealedFormData: { $exists: false } })) {
-      if (!holdsNestedSecret(doc.formData)) continue;
       const { formData, sealedFormData } = this.sealed(doc);
+      if (sealedFormData === undefined) continue;
       const changed = await this.triggers.updateOne(
         {
           _id: doc._id,
