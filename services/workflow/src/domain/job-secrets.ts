@@ -18,17 +18,28 @@ export function withSecretInputs(projection: Projection): Projection {
   return rest;
 }
 
+/** True when `projection` (a job query's) gives each job its variables whole: none left out, none picked. */
+export function projectsWholeVariables(projection: Projection): boolean {
+  return Object.entries(projection).every(([field, value]) => value !== 1 && field !== 'variables' && !field.startsWith('variables.'));
+}
+
 /**
  * `items` (jobs read with {@link withSecretInputs}) with the declared secrets of each masked and
- * `secretInputs` left out; `variablesOf` reads the variables of the jobs that declare some.
+ * `secretInputs` left out; `variablesOf` reads the variables of the jobs that declare some, unless
+ * the items hold them whole (`wholeVariables`, see {@link projectsWholeVariables}).
  */
 export async function maskPageSecrets<T extends Record<string, unknown>>(
   items: T[],
   variablesOf: (ids: string[]) => Promise<Pick<JobRecord, '_id' | 'variables'>[]>,
+  wholeVariables = false,
 ): Promise<T[]> {
   const declaring = items.filter((item) => Array.isArray(item.secretInputs));
   if (declaring.length === 0) return items;
-  const variables = new Map((await variablesOf(declaring.map((item) => String(item._id)))).map((job) => [job._id, job.variables]));
+  const variables = new Map(
+    wholeVariables
+      ? declaring.map((item) => [String(item._id), item.variables])
+      : (await variablesOf(declaring.map((item) => String(item._id)))).map((job) => [job._id, job.variables]),
+  );
   return items.map((item) => {
     if (!Array.isArray(item.secretInputs)) return item;
     const { secretInputs, ...shown } = item as Record<string, unknown>;

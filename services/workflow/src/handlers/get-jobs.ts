@@ -4,7 +4,7 @@ import { isRecord } from '@nap/util';
 import { buildJobQuery } from '../domain/job-query';
 import { JOB_COUNT_LIMIT } from '../domain/job-page';
 import { visibilityFilter } from '../domain/job-model';
-import { maskPageSecrets, withSecretInputs } from '../domain/job-secrets';
+import { maskPageSecrets, projectsWholeVariables, withSecretInputs } from '../domain/job-secrets';
 import type { JobRepository } from '../store/job-repository';
 import type { WorkflowContext } from '../context';
 
@@ -41,7 +41,7 @@ export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
       projection: withSecretInputs(query.projection),
       countLimit: query.skip + JOB_COUNT_LIMIT,
     });
-    const items = await maskPageSecrets(page.items, (ids) => svc.jobs.findByIds(ids));
+    const items = await maskPageSecrets(page.items, (ids) => svc.jobs.findByIds(ids), projectsWholeVariables(query.projection));
     await dereferenceJobs(svc.jobs, items, query.dereference);
     if (!page.totalExact) query.hints.push(countStoppedHint(page.total));
     // the page is a projection of stored jobs: masked by the same policy as a whole job
