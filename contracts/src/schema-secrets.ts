@@ -111,19 +111,67 @@ export function isDeclaredSecretMember(member: string, under: string, paths: rea
   });
 }
 
-/** Calls `each` with every value found at `path` in `value` ({@link EVERY} walks every item or member). */
-function atPath(value: unknown, path: readonly string[], at: number, each: (found: unknown) => void): void {
+/**
+ * Calls `each` with every value found at `path` in `value` ({@link EVERY} walks every item or
+ * member), and the member it is, named from `member` as {@link assertSecretTextWithin} names it
+ * (`options.variables.vault.pins[0]`).
+ */
+function eachAt(value: unknown, path: readonly string[], at: number, member: string, each: (found: unknown, member: string) => void): void {
   if (at === path.length) {
-    each(value);
+    each(value, member);
     return;
   }
   const segment = path[at] as string;
-  if (segment === EVERY) {
-    if (Array.isArray(value)) for (const item of value) atPath(item, path, at + 1, each);
-    else if (isRecord(value)) for (const name of Object.keys(value)) atPath(value[name], path, at + 1, each);
-    return;
+  if (Array.isArray(value)) {
+    if (segment === EVERY) value.forEach((item: unknown, i) => eachAt(item, path, at + 1, `${member}[${i}]`, each));
+  } else if (isRecord(value)) {
+    for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : [])
+      eachAt(value[name], path, at + 1, `${member}.${name}`, each);
   }
-  if (isRecord(value) && Object.hasOwn(value, segment)) atPath(value[segment], path, at + 1, each);
+}
+
+/**
+ * `value` with what `replace` makes of each member at `path` (given what `stored` holds at the same
+ * place, and the member's name), copied only along the members it changed.
+ */
+function rewriteAt(
+  value: unknown,
+  stored: unknown,
+  path: readonly string[],
+  at: number,
+  member: string,
+  replace: (found: unknown, stored: unknown, member: string) => unknown,
+): unknown {
+  if (at === path.length) return replace(value, stored, member);
+  const segment = path[at] as string;
+  if (Array.isArray(value)) {
+    if (segment !== EVERY) return value;
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const next = rewriteAt(item, Array.isArray(stored) ? stored[i] : undefined, path, at + 1, `${member}[${i}]`, replace);
+      if (next !== item) (copy ??= [...value])[i] = next;
+    });
+    return copy ?? value;
+  }
+  if (!isRecord(value)) return value;
+  let copy: Json | undefined;
+  for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : []) {
+    const item = value[name];
+    const next = rewriteAt(
+      item,
+      isRecord(stored) && Object.hasOwn(stored, name) ? stored[name] : undefined,
+      path,
+      at + 1,
+      `${member}.${name}`,
+      replace,
+    );
+    if (next !== item) {
+      copy ??= { ...value };
+      // `__proto__` from JSON is an own member: kept one (an assignment would set the prototype)
+      Object.defineProperty(copy, name, { value: next, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return copy ?? value;
 }
 
 /**
@@ -132,20 +180,7 @@ function atPath(value: unknown, path: readonly string[], at: number, each: (foun
  */
 export function declaredSecretMembers(value: unknown, paths: readonly (readonly string[])[], what: string): Set<string> {
   const members = new Set<string>();
-  const visit = (item: unknown, path: readonly string[], at: number, member: string): void => {
-    if (at === path.length) {
-      members.add(member);
-      return;
-    }
-    const segment = path[at] as string;
-    if (Array.isArray(item)) {
-      if (segment === EVERY) item.forEach((element: unknown, i) => visit(element, path, at + 1, `${member}[${i}]`));
-    } else if (isRecord(item)) {
-      if (segment === EVERY) for (const name of Object.keys(item)) visit(item[name], path, at + 1, `${member}.${name}`);
-      else if (Object.hasOwn(item, segment)) visit(item[segment], path, at + 1, `${member}.${segment}`);
-    }
-  };
-  for (const path of paths) visit(value, path, 0, what);
+  for (const path of paths) eachAt(value, path, 0, what, (_found, member) => members.add(member));
   return members;
 }
 
@@ -162,40 +197,16 @@ export function findDeclaredSecrets(
   paths: readonly (readonly string[])[],
   found: FoundSecrets = noSecrets(),
 ): FoundSecrets {
-  for (const path of paths) atPath(value, path, 0, (secret) => addTexts(secret, 0, found));
+  for (const path of paths) eachAt(value, path, 0, '', (secret) => addTexts(secret, 0, found));
   return found;
 }
 
 /** `value` with the members at `paths` replaced by the mask, copied only along the paths that hold a value. */
 export function maskDeclaredPaths<T>(value: T, paths: readonly (readonly string[])[]): T {
+  const mask = (found: unknown): unknown => (found === null || found === undefined || typeof found === 'boolean' ? found : SECRET_MASK);
   let out: unknown = value;
-  for (const path of paths) out = maskAt(out, path, 0);
+  for (const path of paths) out = rewriteAt(out, undefined, path, 0, '', mask);
   return out as T;
-}
-
-function maskAt(value: unknown, path: readonly string[], at: number): unknown {
-  if (at === path.length) return value === null || value === undefined || typeof value === 'boolean' ? value : SECRET_MASK;
-  const segment = path[at] as string;
-  if (Array.isArray(value)) {
-    if (segment !== EVERY) return value;
-    let copy: unknown[] | undefined;
-    value.forEach((item: unknown, i) => {
-      const masked = maskAt(item, path, at + 1);
-      if (masked !== item) (copy ??= [...value])[i] = masked;
-    });
-    return copy ?? value;
-  }
-  if (!isRecord(value)) return value;
-  let copy: Json | undefined;
-  for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : []) {
-    const member = value[name];
-    const masked = maskAt(member, path, at + 1);
-    if (masked !== member) {
-      copy ??= { ...value };
-      Object.defineProperty(copy, name, { value: masked, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return copy ?? value;
 }
 
 /**
@@ -211,51 +222,20 @@ export function restoreDeclaredPaths<T>(
   member: string,
   owner: string,
 ): T {
-  let out: unknown = given;
-  for (const path of paths) out = restoreAt(out, stored, path, 0, member, owner);
-  return out as T;
-}
-
-function restoreAt(value: unknown, stored: unknown, path: readonly string[], at: number, member: string, owner: string): unknown {
-  if (at === path.length) {
-    if (value !== SECRET_MASK) return value;
-    if (stored !== undefined && stored !== null) return stored;
+  const restore = (found: unknown, kept: unknown, at: string): unknown => {
+    if (found !== SECRET_MASK) return found;
+    if (kept !== undefined && kept !== null) return kept;
     throw new AppError(
       'VALIDATION_FAILED',
-      `${member} is ${SECRET_MASK}, but ${owner} has no secret stored there to keep: give the secret itself`,
+      `${at} is ${SECRET_MASK}, but ${owner} has no secret stored there to keep: give the secret itself`,
       {
-        details: [{ member, message: 'give the secret itself' }],
+        details: [{ member: at, message: 'give the secret itself' }],
       },
     );
-  }
-  const segment = path[at] as string;
-  if (Array.isArray(value)) {
-    if (segment !== EVERY) return value;
-    let copy: unknown[] | undefined;
-    value.forEach((item: unknown, i) => {
-      const restored = restoreAt(item, Array.isArray(stored) ? stored[i] : undefined, path, at + 1, `${member}[${i}]`, owner);
-      if (restored !== item) (copy ??= [...value])[i] = restored;
-    });
-    return copy ?? value;
-  }
-  if (!isRecord(value)) return value;
-  let copy: Record<string, unknown> | undefined;
-  for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : []) {
-    const item = value[name];
-    const restored = restoreAt(
-      item,
-      isRecord(stored) && Object.hasOwn(stored, name) ? stored[name] : undefined,
-      path,
-      at + 1,
-      `${member}.${name}`,
-      owner,
-    );
-    if (restored !== item) {
-      copy ??= { ...value };
-      Object.defineProperty(copy, name, { value: restored, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return copy ?? value;
+  };
+  let out: unknown = given;
+  for (const path of paths) out = rewriteAt(out, stored, path, 0, member, restore);
+  return out as T;
 }
 
 /**
