@@ -186,20 +186,12 @@ export class TriggerStarter {
 
   /**
    * The variables the trigger declares secret (`format: "password"`, `writeOnly`): by its form (a
-   * manual trigger's, a schedule's) or by its schema when its body becomes the variables as it is
-   * (an endpoint or event trigger without a JST). None when its form cannot be read: the job then
-   * masks what the workflow declares and what secret names hold.
+   * manual trigger's, a schedule's: read from the form when the trigger was stored, `secretPaths`)
+   * or by its schema when its body becomes the variables as it is (an endpoint or event trigger
+   * without a JST).
    */
-  async declaredSecretsOf(trigger: TriggerRecord, caller: Caller): Promise<string[][]> {
-    if (typeof trigger.formId === 'string' && trigger.formId !== '') {
-      try {
-        const form = (await this.deps.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller })).body;
-        return declaredSecretPaths(form.schema);
-      } catch (err) {
-        this.deps.log.warn({ err, triggerId: trigger._id }, 'Reading the form of a trigger for the secrets it declares failed');
-        return [];
-      }
-    }
+  private declaredSecretsOf(trigger: TriggerRecord): string[][] {
+    if (typeof trigger.formId === 'string' && trigger.formId !== '') return trigger.secretPaths ?? [];
     return transformationIdOf(trigger.jst) === undefined ? declaredSecretPaths(trigger.schema) : [];
   }
 
@@ -241,7 +233,7 @@ export class TriggerStarter {
     if (occasion !== undefined) await this.assertIdentity(trigger, caller);
     const workflow = await this.workflowOf(trigger, caller);
     assertMayRun(workflow, caller);
-    const secretPaths = declared ?? (await this.declaredSecretsOf(trigger, caller));
+    const secretPaths = declared ?? this.declaredSecretsOf(trigger);
     let job: JobRecord;
     try {
       job = await this.deps.engine.startJob({
