@@ -3,11 +3,10 @@ import type { Projection } from '@nap/store';
 import type { JobRecord } from './job-model';
 
 /**
- * The secrets a job's workflow declares in its inputSchema (`secretInputs`, see JobRecord) in pages
- * of projected jobs: a page is read with `secretInputs` too ({@link withSecretInputs}); the jobs
- * that have any are masked from their variables, read again for those jobs alone (few jobs declare
- * secrets, and a page may not have projected the variables), and `secretInputs` is left out of
- * what is answered ({@link maskPageSecrets}).
+ * The secrets a job started with (`secretInputs`, see JobRecord: those of secret names, and those
+ * its workflow or trigger declares) in pages of projected jobs: a page is read with `secretInputs`
+ * too ({@link withSecretInputs}); the jobs that have any are masked from their variables, and
+ * `secretInputs` is left out of what is answered ({@link maskPageSecrets}).
  */
 
 /** `projection` that also reads `secretInputs` (an internal member the job query projections leave out). */
@@ -25,18 +24,17 @@ export function projectsWholeVariables(projection: Projection): boolean {
 
 /**
  * `items` (jobs read with {@link withSecretInputs}) with the declared secrets of each masked and
- * `secretInputs` left out; `variablesOf` reads the variables of the jobs that declare some, unless
- * the items hold them whole (`wholeVariables`, see {@link projectsWholeVariables}).
+ * `secretInputs` left out. The values come from each item's own `variables` (projected whole, see
+ * {@link projectsWholeVariables}), or, given `variablesOf`, are read again for the jobs that declare some.
  */
 export async function maskPageSecrets<T extends Record<string, unknown>>(
   items: T[],
-  variablesOf: (ids: string[]) => Promise<Pick<JobRecord, '_id' | 'variables'>[]>,
-  wholeVariables = false,
+  variablesOf?: (ids: string[]) => Promise<Pick<JobRecord, '_id' | 'variables'>[]>,
 ): Promise<T[]> {
   const declaring = items.filter((item) => Array.isArray(item.secretInputs));
   if (declaring.length === 0) return items;
   const variables = new Map(
-    wholeVariables
+    variablesOf === undefined
       ? declaring.map((item) => [String(item._id), item.variables])
       : (await variablesOf(declaring.map((item) => String(item._id)))).map((job) => [job._id, job.variables]),
   );

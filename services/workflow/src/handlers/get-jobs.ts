@@ -41,7 +41,11 @@ export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
       projection: withSecretInputs(query.projection),
       countLimit: query.skip + JOB_COUNT_LIMIT,
     });
-    const items = await maskPageSecrets(page.items, (ids) => svc.jobs.findByIds(ids), projectsWholeVariables(query.projection));
+    // the secrets the jobs started with, from their variables (read again where the page left some out)
+    const items = await maskPageSecrets(
+      page.items,
+      projectsWholeVariables(query.projection) ? undefined : (ids) => svc.jobs.findByIds(ids),
+    );
     await dereferenceJobs(svc.jobs, items, query.dereference);
     if (!page.totalExact) query.hints.push(countStoppedHint(page.total));
     // the page is a projection of stored jobs: masked by the same policy as a whole job

@@ -9,7 +9,8 @@ import { visibilityFilter } from '../domain/job-model';
 import { maskPageSecrets, withSecretInputs } from '../domain/job-secrets';
 import type { WorkflowContext } from '../context';
 
-const TASK_JOB_PROJECTION = withSecretInputs({ _id: 1, name: 1, status: 1, tasks: 1 });
+/** Each job's variables come too: what masks the secrets a job started with wherever its tasks repeat them. */
+const TASK_JOB_PROJECTION = withSecretInputs({ _id: 1, name: 1, status: 1, tasks: 1, variables: 1 });
 
 /**
  * The tasks that match a task query, read a batch of jobs at a time: every match is counted, and
@@ -68,7 +69,7 @@ export function getTasks(svc: WorkflowContext): Handler<'workflow.getTasks'> {
       if (jobs.length < batch.length) bounded = true;
       searchedJobs += jobs.length;
       // a job's tasks show the values they ran with: masked like the job (by name, and what its workflow declares secret)
-      matching.add(flattenTasks(await maskPageSecrets(jobs.map(redactSecrets), (ids) => svc.jobs.findByIds(ids))));
+      matching.add(flattenTasks((await maskPageSecrets(jobs)).map(redactSecrets)));
     }
     const items = matching.page();
     const { total } = matching;
