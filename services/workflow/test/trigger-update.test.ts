@@ -153,6 +153,18 @@ describe('secrets in formData', () => {
     );
   });
 
+  it('lists triggers without opening their secrets, and says so when a secret cannot be opened (another NAP_SECRET_KEY)', async () => {
+    await triggers.insert(schedule({ password: 'sealed-under-the-first-key', site: 'ams' }));
+    const otherKey = new TriggerRepository(store, createSecretBox('another-secret-key-of-32-chars-xx'));
+    const page = await otherKey.page({ filter: {}, sort: { _id: 1 }, skip: 0, limit: 10 });
+    expect(page.items.map((t) => t.formData)).toEqual([{ password: SECRET_MASK, site: 'ams' }]);
+    expect(page.items[0]).not.toHaveProperty('sealedFormData');
+    await expect(otherKey.get('t1')).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('was NAP_SECRET_KEY changed?'),
+    });
+  });
+
   it('refuses a mask where no secret is stored, naming the member', () => {
     expect(() => schedule({ password: SECRET_MASK })).toThrow(
       expect.objectContaining({

@@ -54,7 +54,13 @@ export class TriggerRepository {
   private opened(doc: StoredTrigger | null): TriggerRecord | null {
     if (doc === null || doc.sealedFormData === undefined) return doc;
     const { sealedFormData, ...rest } = doc;
-    return { ...rest, formData: JSON.parse(this.secrets.open(sealedFormData)) as Record<string, unknown> };
+    let plain: string;
+    try {
+      plain = this.secrets.open(sealedFormData);
+    } catch (err) {
+      throw new AppError('INTERNAL', `The formData of trigger "${doc.name}" cannot be opened; was NAP_SECRET_KEY changed?`, { cause: err });
+    }
+    return { ...rest, formData: JSON.parse(plain) as Record<string, unknown> };
   }
 
   private openedAll(docs: StoredTrigger[]): TriggerRecord[] {
@@ -157,12 +163,14 @@ export class TriggerRepository {
     return this.opened(await this.triggers.findOne({ type: 'endpoint', routeName: { $eq: routeName } }));
   }
 
+  /** A page of triggers as stored, for answers: formData masked, its secrets left sealed (never opened for a list). */
   async page(query: ListQuery): Promise<{ items: TriggerRecord[]; total: number }> {
     const [items, total] = await Promise.all([
       this.triggers.find(query.filter, { sort: query.sort, skip: query.skip, limit: query.limit }),
       this.triggers.countDocuments(query.filter),
     ]);
-    return { items: this.openedAll(items), total };
+    // a page is answered, and answers mask: its secrets stay sealed (what it holds of them is masked already)
+    return { items: items.map(({ sealedFormData: _sealed, ...shown }) => shown), total };
   }
 
   /** Enabled triggers matching `filter` (event triggers, schedules due). */
