@@ -168,6 +168,36 @@ export default tseslint.config(
     },
   },
   {
+    // what the admin service's audit thread loads: the modules of the contracts it needs, not the index,
+    // which loads every schema and TypeBox (~0.2 s of CPU at each platform start); a test checks what it loads
+    files: [
+      'packages/store/src/internal/contracts.ts',
+      'services/admin/src/engine/audit-thread-main.ts',
+      'services/admin/src/store/audit-records.ts',
+      'services/admin/src/domain/audit-chain.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '@nap/*/src/*',
+                '@nap/*/dist/*',
+                '!@nap/contracts/dist/errors',
+                '!@nap/contracts/dist/deadline',
+                '!@nap/contracts/dist/audit',
+                '!@nap/contracts/dist/precompiled-validators',
+              ],
+              message: 'Import a package through its public door (@nap/<name>).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -22,8 +22,13 @@ const packageDirs = {
   studio: 'services/studio',
 };
 
+// `@nap/<package>/dist/<module>` (a module of a package without its index: the CLI, the console, the
+// audit thread) is its source too, so that a test loads one copy of each module (one AppError class)
 const moduleNameMapper = Object.fromEntries(
-  Object.entries(packageDirs).map(([name, dir]) => [`^@nap/${name}$`, `<rootDir>/${dir}/src/index.ts`]),
+  Object.entries(packageDirs).flatMap(([name, dir]) => [
+    [`^@nap/${name}$`, `<rootDir>/${dir}/src/index.ts`],
+    [`^@nap/${name}/dist/(.*)$`, `<rootDir>/${dir}/src/$1`],
+  ]),
 );
 
 /** Dependencies published as ES modules only, which jest's CommonJS runtime cannot load untransformed. */

@@ -14,6 +14,8 @@
 // One file per validator, `<key>.js`, named by `validatorKey(schema, options)` (a hash of the schema's
 // canonical JSON, the options and the versions of Ajv and ajv-formats), and `index.json`, the list of
 // keys: a process uses a file only for a schema exactly as it was at build time (precompiledValidator).
+// `ids.json` names the body options' validators of schemas with an `$id` by it, for code of the same
+// build that must not load the schemas (precompiledValidatorById).
 // A schema that does not compile is left out with a warning: it fails at run time as it would without this.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -79,9 +81,15 @@ function compile(schema, options) {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const keys = new Set();
+/** `$id` → key of the body options' validators; null for an `$id` two different schemas carry (named by neither). */
+const ids = new Map();
 let bytes = 0;
 for (const { schema, options } of schemas) {
   const key = contracts.validatorKey(schema, options);
+  if (typeof schema.$id === 'string' && options === contracts.BODY_VALIDATOR_OPTIONS) {
+    const named = ids.get(schema.$id);
+    ids.set(schema.$id, named === undefined || named === key ? key : null);
+  }
   if (keys.has(key)) continue;
   let code;
   try {
@@ -96,6 +104,8 @@ for (const { schema, options } of schemas) {
   bytes += code.length;
 }
 writeFileSync(path.join(out, contracts.PRECOMPILED_INDEX_FILE), JSON.stringify([...keys]));
+const named = Object.fromEntries([...ids].filter(([, key]) => key !== null && keys.has(key)));
+writeFileSync(path.join(out, contracts.PRECOMPILED_IDS_FILE), JSON.stringify(named));
 const ms = (performance.now() - started).toFixed(0);
 console.log(
   `precompile-validators: ${keys.size} validators (${(bytes / 1e6).toFixed(1)} MB) in ${path.relative(process.cwd(), out)}, ${ms} ms`,

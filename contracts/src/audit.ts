@@ -14,6 +14,9 @@ import { SECRET_MASK, isSecret, redactSecrets } from './secrets';
 /** `prevHash` of the first record of the chain. */
 export const AUDIT_GENESIS_HASH = '0'.repeat(64);
 
+/** The `$id` of the audit entry's schema (`auditEntrySchema`), by which the audit thread finds its validator. */
+export const AUDIT_ENTRY_SCHEMA_ID = 'nap:schemas/audit-entry';
+
 /** Operations answered on GET that change something, recorded like any other change: a logout, the end of an OIDC sign-in. */
 const CHANGING_READS: ReadonlySet<string> = new Set(['admin.logout', 'admin.ssoCallback']);
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -9,7 +8,7 @@ import type { ValidationProblem } from './errors';
 import type { EventDef } from './events';
 import { PRINTABLE_NAME_PATTERN, nameProblem } from './names';
 import { patternText } from './schemas/common';
-import { precompiledValidator } from './precompiled-validators';
+import { CONTRACTS_PRECOMPILED_DIR, precompiledValidator } from './precompiled-validators';
 import type { ValidatorOptions } from './precompiled-validators';
 
 /** The parts of a request as the gateway has parsed them. */
@@ -40,12 +39,6 @@ export const INPUT_VALIDATOR_OPTIONS: ValidatorOptions = Object.freeze({
   ajv: Object.freeze({ allErrors: true, useDefaults: true, coerceTypes: true, strict: false, validateSchema: false }),
   formats: true,
 });
-
-/**
- * Where the build of this package writes the validators of the catalog's and the contracts' schemas
- * (`scripts/precompile-validators.mjs`): `dist/precompiled`, found alike from `src/` (jest) and `dist/`.
- */
-const PRECOMPILED_DIR = path.resolve(__dirname, '..', 'dist', 'precompiled');
 
 let bodyAjv: Ajv | undefined;
 let inputAjv: Ajv | undefined;
@@ -78,7 +71,7 @@ function validatorFor(schema: JsonSchema, part: Part): ValidateFunction {
   let validate = compiled.get(schema);
   if (validate === undefined) {
     const input = part === 'params' || part === 'query';
-    validate = precompiledValidator(PRECOMPILED_DIR, schema, input ? INPUT_VALIDATOR_OPTIONS : BODY_VALIDATOR_OPTIONS);
+    validate = precompiledValidator(CONTRACTS_PRECOMPILED_DIR, schema, input ? INPUT_VALIDATOR_OPTIONS : BODY_VALIDATOR_OPTIONS);
     if (validate === undefined) validate = (input ? inputValidator() : bodyValidator()).compile(schema);
     else precompiled.add(schema);
     compiled.set(schema, validate);

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { anyValue, arr, bool, closed, embed, int, nullable, obj, oneOf, str, withId } from './common';
+import { AUDIT_ENTRY_SCHEMA_ID } from '../audit';
 import { listQuerySchema } from './query';
 
 /**
@@ -85,7 +86,7 @@ function entryProperties() {
 
 /** What is submitted to the audit trail (by the gateway, or by a service for a platform actor). */
 export const auditEntrySchema = withId(
-  'nap:schemas/audit-entry',
+  AUDIT_ENTRY_SCHEMA_ID,
   closed(entryProperties(), ['entryId', 'timestamp', 'actor', 'operation', 'method', 'outcome']),
 );
 export type AuditEntry = Static<typeof auditEntrySchema>;

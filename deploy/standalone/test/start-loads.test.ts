@@ -74,3 +74,22 @@ it('starts, signs the administrator in and answers, without the libraries only s
   expect(why(atStart)).toEqual({});
   expect(why(afterSignIn)).toEqual({});
 }, 90_000);
+
+/**
+ * The audit thread (services/admin/src/engine/audit-thread-main.ts) starts with every platform: it
+ * loads the modules of @nap/contracts it needs, not its index, which loads every schema and TypeBox
+ * (~0.2 s of CPU at each start, in a thread beside the platform's own start).
+ */
+it('the audit thread loads neither the contracts index nor TypeBox', () => {
+  const main = path.join(ROOT, 'services/admin/dist/engine/audit-thread-main.js');
+  const child = spawnSync(
+    process.execPath,
+    ['-e', `require(${JSON.stringify(main)}); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`],
+    { cwd: ROOT, encoding: 'utf8', timeout: 30_000 },
+  );
+  expect({ exit: child.status, stderr: child.status === 0 ? '' : child.stderr }).toEqual({ exit: 0, stderr: '' });
+  const loaded = (JSON.parse(child.stdout) as string[]).map((file) => path.relative(ROOT, file));
+  // the thread's own modules were loaded (the check would pass on nothing otherwise)
+  expect(loaded).toEqual(expect.arrayContaining(['services/admin/dist/store/audit-records.js', 'packages/store/dist/index.js']));
+  expect(loaded.filter((file) => file === 'contracts/dist/index.js' || file.includes('@sinclair/typebox'))).toEqual([]);
+});

@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError } from './internal/contracts';
 import type { IndexCreation, IndexSpecDoc, IndexStatus } from '@nap/contracts';
 import { comparableIndex, normalizeIndexSpec, sameIndexOptions, sameKeys } from './internal/index-spec';
 import type { NormalizedIndexSpec } from './internal/index-spec';

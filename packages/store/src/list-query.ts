@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError } from './internal/contracts';
 import type { ListQueryOptions } from '@nap/contracts';
 import { compileFilter, projectDocs, sortDocs } from './internal/embedded/mongo-semantics';
 import type { Doc, Filter, Projection, SortSpec } from './types';

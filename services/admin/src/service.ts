@@ -1,6 +1,6 @@
 import { createAuditRecorder, serve } from '@nap/bus';
 import type { RegisteredService } from '@nap/bus';
-import { RELEASE } from '@nap/contracts';
+import { RELEASE, auditEntrySchema, isValid } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import type { RunningService, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { DeclaredIndexes } from '@nap/store';
@@ -181,7 +181,12 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
   async function startAuditTrail(): Promise<{ start(): void; stop(): Promise<void> }> {
     const thread = options.auditThread ? await startAuditThread(options.auditThread, auditLog) : undefined;
     if (thread) svc.audit = thread.records;
-    const appender = new AuditAppender(bus, thread?.writer ?? new AuditChainWriter(audit, auditLog), svc.audit, auditLog);
+    const appender = new AuditAppender(
+      bus,
+      thread?.writer ?? new AuditChainWriter(audit, auditLog, (value) => isValid(auditEntrySchema, value)),
+      svc.audit,
+      auditLog,
+    );
     const retention = new AuditRetention(svc.audit, auditRecorder, () => auditRetentionDays(svc), auditLog, options.auditRetention);
     reportRetentionDue(metrics.registry, 'audit', async () => retention.nextRunAt);
     try {

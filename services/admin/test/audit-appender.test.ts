@@ -10,6 +10,7 @@ import { ChainVerifier, GENESIS } from '../src/domain/audit-chain';
 import { AuditAppender } from '../src/engine/audit-appender';
 import { AuditChainWriter } from '../src/engine/audit-chain-writer';
 import { AuditRepository, ChainMoved } from '../src/store/audit-records';
+import { auditEntrySchema, isValid } from '@nap/contracts';
 import type { AuditRecord } from '@nap/contracts';
 import { ensureCollections } from '../src/store/collections';
 import { groupCreated } from './audit-entries';
@@ -46,7 +47,7 @@ beforeEach(async () => {
   buses = [createMemoryBus(), createMemoryBus()];
   appenders = buses.map((bus) => {
     const records = new CountingRepository(store);
-    return new AuditAppender(bus, new AuditChainWriter(records, log), records, log);
+    return new AuditAppender(bus, new AuditChainWriter(records, log, (value) => isValid(auditEntrySchema, value)), records, log);
   });
   for (const appender of appenders) await appender.start();
 });

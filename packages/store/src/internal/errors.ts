@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError } from './contracts';
 
 /** Details of a `STORE_DUPLICATE_KEY` error. */
 export interface DuplicateKeyDetails {

@@ -1,4 +1,5 @@
-import { AUDIT_GENESIS_HASH, auditRecordHash, hashAuditRecord } from '@nap/contracts';
+// the audit thread loads this: the module it needs, not @nap/contracts' index (every schema, TypeBox)
+import { AUDIT_GENESIS_HASH, auditRecordHash, hashAuditRecord } from '@nap/contracts/dist/audit';
 import type { AuditEntry, AuditRecord, AuditVerification, HashedAuditRecord } from '@nap/contracts';
 
 /**

@@ -1,4 +1,5 @@
-import { AppError, isAppError } from '@nap/contracts';
+// the audit thread loads this: the modules it needs, not @nap/contracts' index (every schema, TypeBox)
+import { AppError, isAppError } from '@nap/contracts/dist/errors';
 import type { AuditRecord, AuditVerification, ListQueryOptions } from '@nap/contracts';
 import { toListQuery } from '@nap/store';
 import type { Collection, DuplicateKeyDetails, Filter, ListFields, Store } from '@nap/store';

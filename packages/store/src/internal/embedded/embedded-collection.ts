@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isEqual } from 'mingo/util';
-import { AppError, isAppError } from '@nap/contracts';
+import { AppError, isAppError } from '../contracts';
 import { isPlainObject, merged } from '@nap/util';
 import type { Collection, Doc, Filter, FindOneAndUpdateOptions, FindOptions, IndexSpec, Update, UpdateResult } from '../../types';
 import { cloneValue } from '../clone';

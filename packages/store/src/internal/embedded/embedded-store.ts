@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { open } from 'lmdb';
-import { isAppError } from '@nap/contracts';
+import { isAppError } from '../contracts';
 import { errorMessage } from '@nap/util';
 import type { Collection, CountOptions, Doc, Filter, FindOptions, Store } from '../../types';
 import { badRequest, conflict, storeUnavailable } from '../errors';

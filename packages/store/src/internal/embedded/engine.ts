@@ -1,6 +1,6 @@
 import { statfsSync } from 'node:fs';
-import { assertBeforeDeadline, isAppError } from '@nap/contracts';
-import type { AppError } from '@nap/contracts';
+import { assertBeforeDeadline, isAppError } from '../contracts';
+import type { AppError } from '../contracts';
 import type { RootDatabase } from 'lmdb';
 import { errorMessage } from '@nap/util';
 import type { DiskSpace, Filter, FindOptions } from '../../types';

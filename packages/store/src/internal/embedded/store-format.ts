@@ -1,4 +1,4 @@
-import { AppError } from '@nap/contracts';
+import { AppError } from '../contracts';
 
 /**
  * The format of an embedded store's data, kept in its `meta` database: what a release needs to read

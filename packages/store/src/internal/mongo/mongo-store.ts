@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, assertBeforeDeadline, remainingMs } from '@nap/contracts';
+import { AppError, assertBeforeDeadline, remainingMs } from '../contracts';
 import { isPlainObject } from '@nap/util';
 import {
   MongoClient,

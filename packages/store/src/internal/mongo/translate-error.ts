@@ -1,4 +1,4 @@
-import { AppError, isAppError } from '@nap/contracts';
+import { AppError, isAppError } from '../contracts';
 import {
   MongoAPIError,
   MongoBulkWriteError,
