@@ -21,10 +21,12 @@ export interface WorkerPoolOptions {
   /** Longest a new worker may take to say it is ready, in ms; default 30 000. */
   startTimeoutMs?: number;
   /**
-   * Start all `size` workers at once, and replace a stopped one at once, so that a job finds a
-   * started worker; default false: workers start as jobs arrive and stay once started.
+   * Keep all `size` workers started, replacing a stopped one at once, so that a job finds a started
+   * worker: `true` from the pool's creation; `'first-job'` from the first job asked (a process that
+   * never asks for one starts none: each worker costs ~25 ms of CPU to start); default false:
+   * workers start as jobs arrive and stay once started.
    */
-  prestart?: boolean;
+  prestart?: boolean | 'first-job';
 }
 
 /** Options of one {@link WorkerPool.run}. */
@@ -65,6 +67,8 @@ export interface WorkerPool<J, R, P = never> {
   readonly queued: number;
   /** Jobs handed to a worker and not answered yet. */
   readonly running: number;
+  /** Workers started and not stopped, ready or still starting. */
+  readonly workers: number;
   /**
    * Runs `job` (structured-cloned to a worker) and answers how it ended; jobs start in the order
    * they were asked. Rejects with a {@link WorkerPoolError} (`SERVICE_UNAVAILABLE`) when the pool is
@@ -148,6 +152,8 @@ export function createWorkerPool<J, R, P = never>(options: WorkerPoolOptions): W
   let replaced = 0;
   let running = 0;
   let closed = false;
+  /** Whether all `size` workers are kept started (see {@link WorkerPoolOptions.prestart}). */
+  let keepStarted = options.prestart === true;
 
   /** Jobs asked for and not answered: while there are any, the workers keep the process alive. */
   function pending(): number {
@@ -242,7 +248,7 @@ export function createWorkerPool<J, R, P = never>(options: WorkerPoolOptions): W
     if (slots.length < size) {
       let starting = 0;
       for (const slot of slots) if (!slot.ready) starting += 1;
-      const wanted = Math.min(options.prestart === true ? size : queue.length - starting + slots.length, size);
+      const wanted = Math.min(keepStarted ? size : queue.length - starting + slots.length, size);
       while (slots.length < wanted && !closed) {
         const before = slots.length;
         spawn();
@@ -302,7 +308,7 @@ export function createWorkerPool<J, R, P = never>(options: WorkerPoolOptions): W
     dispatch();
   }
 
-  if (options.prestart === true) dispatch();
+  if (keepStarted) dispatch();
 
   return {
     name,
@@ -317,10 +323,14 @@ export function createWorkerPool<J, R, P = never>(options: WorkerPoolOptions): W
     get running() {
       return running;
     },
+    get workers() {
+      return slots.length;
+    },
     run(job, runOptions = {}) {
       if (closed) return Promise.reject(new WorkerPoolError('closed', `The ${name} worker pool is closed`));
       return new Promise<WorkerPoolOutcome<R>>((resolve, reject) => {
         if (pending() === 0) holdProcess(true);
+        if (options.prestart === 'first-job') keepStarted = true;
         const entry: Job<J, R, P> = { id: nextId++, job, options: runOptions, resolve, reject };
         if (runOptions.first === true) queue.unshift(entry);
         else queue.push(entry);

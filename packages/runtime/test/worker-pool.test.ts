@@ -55,6 +55,17 @@ it('starts a job’s clock only once its worker said it is ready', async () => {
   expect(p.replaced).toBe(0);
 });
 
+it('starts every worker at the first job with prestart first-job, none before', async () => {
+  const p = pool({ size: 2, prestart: 'first-job' });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(p.workers).toBe(0);
+  expect(await p.run({ op: 'echo', value: 'first' })).toEqual({ kind: 'done', value: 'first' });
+  expect(p.workers).toBe(2);
+  // a worker that goes is replaced at once, as with prestart true
+  expect(await p.run({ op: 'exit', code: 3 })).toMatchObject({ kind: 'crashed' });
+  expect(p.workers).toBe(2);
+});
+
 it('terminates a worker whose job overruns, answers that job timedOut, and runs the jobs queued behind it on a new worker', async () => {
   const p = pool({ size: 1, timeoutMs: 300 });
   const before = await threadOf(p);

@@ -69,7 +69,8 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
     workerOptions: { eval: true },
     size,
     timeoutMs: jobTimeoutMs,
-    prestart: true,
+    // a MOP check finds its workers started, from the first on; a platform that runs none starts none
+    prestart: 'first-job',
   });
   let closed = false;
 
