@@ -1,9 +1,10 @@
-import type { Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, logInAs } from './support/browser';
+import { eventually } from '@nap/testing';
+import type { Locator, Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser, logInAs, screenshot } from './support/browser';
 import type { ConsoleBrowser } from './support/browser';
 import { ADMIN, startPlatform } from './support/platform';
 import type { RunningPlatform } from './support/platform';
-import { hasFocus } from './support/fields';
+import { descriptionOf, hasFocus } from './support/fields';
 import { COMMAND_TEMPLATE_RUNNER, LONG, PROVISION_VLAN, createWorkflows } from './support/workflows';
 
 /**
@@ -38,6 +39,45 @@ const FIREWALL_UPGRADE = {
   },
 };
 
+/**
+ * A change window's request: a choice (enum), a box that must stay ticked (a boolean, `const: true`:
+ * RJSF ticks it to start with), a list of device names (at least one) and a contact (an object
+ * whose name is required). The workflow takes
+ * it as its inputSchema, its automation's manual trigger asks it with a studio form of the same
+ * schema: RJSF draws every kind of field the console has for it.
+ */
+const CHANGE_WINDOW_SCHEMA = {
+  type: 'object',
+  properties: {
+    site: { type: 'string', title: 'Site', enum: ['paris', 'lyon'], enumNames: ['Paris (PA3)', 'Lyon (LY1)'] },
+    agreed: { type: 'boolean', title: 'The window is agreed with the site', const: true },
+    devices: { type: 'array', title: 'Devices', minItems: 1, items: { type: 'string', title: 'Device', minLength: 1 } },
+    contact: {
+      type: 'object',
+      title: 'Contact',
+      properties: { name: { type: 'string', title: 'Name' }, phone: { type: 'string', title: 'Phone' } },
+      required: ['name'],
+    },
+  },
+  required: ['site', 'agreed', 'devices', 'contact'],
+};
+const CHANGE_WINDOW = {
+  ...LONG,
+  name: 'Change window',
+  tasks: {
+    ...LONG.tasks,
+    wait: {
+      name: 'stub',
+      app: 'WorkFlowEngine',
+      type: 'automatic',
+      summary: 'Book the window',
+      groups: [],
+      variables: { incoming: { type: 'success', delay: 0, response: 'booked' }, outgoing: { response: null } },
+    },
+  },
+  inputSchema: CHANGE_WINDOW_SCHEMA,
+};
+
 let platform: RunningPlatform;
 let browser: ConsoleBrowser;
 let page: Page;
@@ -48,7 +88,19 @@ const logged: string[] = [];
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  await createWorkflows(platform, PROVISION_VLAN, LONG, FIREWALL_UPGRADE);
+  await createWorkflows(platform, PROVISION_VLAN, LONG, FIREWALL_UPGRADE, CHANGE_WINDOW);
+  const form = await platform.api<{ data: { _id: string } }>('POST', '/formbuilder/forms', {
+    form: { name: 'Change window request', schema: CHANGE_WINDOW_SCHEMA, uiSchema: {}, validationSchema: CHANGE_WINDOW_SCHEMA },
+  });
+  const automation = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', {
+    automation: { name: 'Book a change window', description: 'Books a window with a site', componentName: 'Change window' },
+  });
+  await platform.api('POST', '/operations-manager/triggers', {
+    name: 'From the console',
+    type: 'manual',
+    actionId: automation.data._id,
+    formId: form.data._id,
+  });
   await platform.api('POST', '/automation-studio/projects/import', {
     project: {
       _id: PROJECT_ID,
@@ -80,6 +132,11 @@ afterAll(async () => {
 
 function logIn(username: string, password: string): Promise<void> {
   return logInAs(page, platform.url, username, password);
+}
+
+/** What a screen reader says after a field's name (its problem, description, help), or '' for nothing. */
+async function said(field: Locator): Promise<string> {
+  return (await descriptionOf(field)).replace(/\s+/g, ' ').trim();
 }
 
 async function expectAccessible(): Promise<void> {
@@ -133,6 +190,11 @@ describe('Run on a workflow’s page', () => {
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     await dialog.getByText('device is required').first().waitFor();
     expect(await dialog.getByRole('textbox', { name: /^device/ }).evaluate((e) => e === e.ownerDocument.activeElement)).toBe(true);
+    // each read out with its problem first, then what it is
+    expect(await said(dialog.getByRole('textbox', { name: /^device/ }))).toBe('device is required. the switch');
+    expect(await said(vlan)).toBe('VLAN id is required. vlan');
+    expect(await vlan.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByRole('textbox', { name: /^vlanName/ }).getAttribute('aria-invalid')).toBeNull();
     expect(starts).toHaveLength(0);
 
     await dialog.getByRole('textbox', { name: /^device/ }).fill('core-2');
@@ -390,6 +452,88 @@ describe('Run on a workflow’s page', () => {
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     const job = await landedJob('Provision VLAN');
     expect(job.variables).toMatchObject({ device: 'core-7', vlan: 707 });
+  }, 60_000);
+
+  it('says which field of a form is wrong to everyone: each kind of field invalid and described by a sentence naming it, the focus on the first', async () => {
+    await logIn(ADMIN.username, ADMIN.password);
+    await page.goto(`${platform.url}/console/automations`);
+    const row = page.getByRole('row').filter({ hasText: 'Book a change window' });
+    await row.getByRole('button', { name: 'Run' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run Book a change window' });
+    const run = dialog.getByRole('button', { name: 'Run', exact: true });
+    const site = dialog.getByRole('combobox', { name: /^Site/ });
+    const agreed = dialog.getByRole('checkbox', { name: /^The window is agreed/ });
+    const devices = dialog.getByRole('group', { name: /^Devices/ });
+    // the list starts with the one item it needs, empty
+    const device = devices.getByRole('textbox', { name: /^Device/ });
+    const contact = dialog.getByRole('group', { name: /^Contact/ });
+    const name = contact.getByRole('textbox', { name: /^Name/ });
+    const phone = contact.getByRole('textbox', { name: /^Phone/ });
+    await site.waitFor();
+    expect(await agreed.isChecked()).toBe(true);
+    // nothing is said wrong before a submit
+    for (const field of [site, agreed, devices, device, name]) {
+      expect(await field.getAttribute('aria-invalid')).toBeNull();
+      expect(await said(field)).toBe('');
+    }
+    const before = starts.length;
+
+    await run.click();
+    await eventually('Site marked invalid', async () => (await site.getAttribute('aria-invalid')) === 'true');
+    // a choice, a list's item, an object's member: invalid, the problem read out with each as a sentence naming it
+    const expected: [Locator, string][] = [
+      [site, 'Site is required.'],
+      [device, 'Item 1 of Devices is required.'],
+      [name, 'Name in Contact is required.'],
+    ];
+    for (const [field, sentence] of expected)
+      expect([await field.getAttribute('aria-invalid'), await said(field)]).toEqual(['true', sentence]);
+    // a field with nothing wrong says nothing of a problem, nor do the groups around those that have one
+    for (const field of [agreed, phone, devices, contact]) {
+      expect(await field.getAttribute('aria-invalid')).toBeNull();
+      expect(await said(field)).toBe('');
+    }
+    // the focus on the first invalid field as the form reads
+    await eventually('the focus on Site', () => hasFocus(site));
+    // the top says how many fields, each a link to its field
+    await dialog.getByText('Nothing was sent: 3 fields need a change.').waitFor();
+    const summary = dialog.getByRole('list').filter({ has: page.getByRole('link', { name: 'Site', exact: true }) });
+    expect(await summary.getByRole('link').allTextContents()).toEqual(['Site', 'Item 1 of Devices', 'Name in Contact']);
+    await summary.getByRole('link', { name: 'Name in Contact' }).click();
+    expect(await hasFocus(name)).toBe(true);
+    expect(starts).toHaveLength(before);
+    await expectAccessible();
+
+    // the box cleared and the list emptied: each refused in its own words, the box the first and focused
+    await site.selectOption({ label: 'Lyon (LY1)' });
+    await agreed.uncheck();
+    await devices.getByRole('button', { name: 'Remove item 1' }).click();
+    await run.click();
+    await eventually('the box marked invalid', async () => (await agreed.getAttribute('aria-invalid')) === 'true');
+    expect(await said(agreed)).toBe('The window is agreed with the site must be ticked.');
+    expect(await devices.getAttribute('aria-invalid')).toBe('true');
+    expect(await said(devices)).toBe('Devices needs at least 1 item.');
+    expect(await site.getAttribute('aria-invalid')).toBeNull();
+    expect(await said(site)).toBe('');
+    await eventually('the focus on the box', () => hasFocus(agreed));
+    await expectAccessible();
+    await screenshot(page, 'run-form-invalid.png');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'run-form-invalid-phone.png');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // a list refused as a list takes the focus itself: the group, read out with its problem
+    await dialog.getByRole('link', { name: 'Devices', exact: true }).click();
+    expect(await hasFocus(devices)).toBe(true);
+
+    await agreed.check();
+    await devices.getByRole('button', { name: 'Add an item to Devices' }).click();
+    await device.fill('core-1');
+    await name.fill('Ana Costa');
+    await run.click();
+    await page.waitForURL(/\/console\/jobs\//);
+    const jobId = /\/console\/jobs\/([^/?]+)$/.exec(page.url())?.[1] ?? '';
+    const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
+    expect(job.data.variables).toMatchObject({ site: 'lyon', agreed: true, devices: ['core-1'], contact: { name: 'Ana Costa' } });
   }, 60_000);
 
   it('offers no Run to an account that may not start jobs', async () => {

@@ -1,9 +1,12 @@
-import Form, { getDefaultRegistry } from '@rjsf/core';
-import { getUiOptions } from '@rjsf/utils';
-import type { BaseInputTemplateProps, DescriptionFieldProps, RJSFSchema, UiSchema } from '@rjsf/utils';
+import Form from '@rjsf/core';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { useRef } from 'react';
 import type { ReactNode } from 'react';
 import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
+import { focusFirstInvalid } from './focus';
+import { TEMPLATES } from './templates';
 import { formValidator } from './validator';
+import { InputTemplate, WIDGETS } from './widgets';
 import './schema-form.css';
 
 type FormData = Record<string, unknown>;
@@ -19,46 +22,19 @@ interface SchemaFormProps {
   children: ReactNode;
 }
 
-/**
- * A field's description, as text (never markdown). A field whose label is its schema's title names
- * the variable it sets first (`ui:options.variable`), in code type: the name the workflow's tasks
- * and the platform's refusals use.
- */
-function DescriptionField({ id, description, schema, uiSchema }: DescriptionFieldProps<FormData, RJSFSchema>) {
-  const variable = getUiOptions<FormData, RJSFSchema>(uiSchema).variable;
-  if (typeof variable === 'string') {
-    const text = typeof schema.description === 'string' ? schema.description : '';
-    return (
-      <div id={id} className="field-description">
-        <code className="field-variable">{variable}</code>
-        {text ? <span>: {text}</span> : null}
-      </div>
-    );
-  }
-  if (!description) return null;
-  return (
-    <div id={id} className="field-description">
-      {description}
-    </div>
-  );
-}
-
-const { BaseInputTemplate } = getDefaultRegistry<FormData, RJSFSchema>().templates;
-
-/** RJSF's text and number field, marked invalid while the schema's check refuses it: a screen reader says so, not only the red frame. */
-function InputField(props: BaseInputTemplateProps<FormData, RJSFSchema>) {
-  return <BaseInputTemplate {...props} aria-invalid={props.rawErrors !== undefined && props.rawErrors.length > 0 ? true : undefined} />;
-}
-
-const TEMPLATES = { DescriptionFieldTemplate: DescriptionField, BaseInputTemplate: InputField };
+const ALL_TEMPLATES = { ...TEMPLATES, BaseInputTemplate: InputTemplate };
 
 /**
  * A JSON Schema rendered as a form by RJSF: labelled fields, defaults, and the schema's validation
- * messages shown beside the fields (after a first submit, then live), the focus on the first wrong one.
+ * messages (after a first submit, then live) as sentences naming each field, under it and read out
+ * with it, every kind of control marked invalid while refused; a refused submit puts the focus on
+ * the first invalid field of the form as it reads, and lists the fields to correct at the top.
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
+  const form = useRef<Form<FormData, RJSFSchema>>(null);
   return (
     <Form<FormData, RJSFSchema>
+      ref={form}
       className="schema-form"
       schema={schema}
       {...(uiSchema ? { uiSchema } : {})}
@@ -66,8 +42,10 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, dis
       validator={formValidator}
       disabled={disabled ?? false}
       showErrorList="top"
-      templates={TEMPLATES}
-      focusOnFirstError
+      templates={ALL_TEMPLATES}
+      widgets={WIDGETS}
+      // the first in the form as it reads, not the first the validator found (a `required` comes before the members' own)
+      focusOnFirstError={() => focusFirstInvalid(form.current?.formElement.current as HTMLFormElement | null | undefined)}
       // the errors are shown in the form; without a handler RJSF also writes them to the browser's console
       onError={() => undefined}
       noHtml5Validate

@@ -14,7 +14,9 @@ import type {
 /**
  * The form renderer's validator on @cfworker/json-schema, which interprets schemas instead of
  * compiling them to code: the console's Content-Security-Policy forbids `eval`, which Ajv (RJSF's
- * usual validator) needs. Messages come from the schema's own keywords.
+ * usual validator) needs. Each message is a sentence naming the field by its label, in the form's
+ * order ("VLAN must be at most 4094.", "Name in Contact is required."), with the keyword's own
+ * value (the pattern, the bound) where the schema gives it.
  */
 
 type FormData = Record<string, unknown>;
@@ -54,39 +56,201 @@ function propertyOf(instanceLocation: string): string {
     .join('');
 }
 
-/** The title the schema gives the field at `.a.b` (what the person sees as its label), else its name. */
-function titleAt(schema: RJSFSchema, property: string): string {
-  let current: unknown = schema;
-  let name = '';
-  for (const part of property.split('.').filter(Boolean)) {
-    name = part;
-    const properties: unknown = current !== null && typeof current === 'object' ? (current as RJSFSchema).properties : undefined;
-    current = properties !== null && typeof properties === 'object' ? (properties as Record<string, unknown>)[part] : undefined;
-  }
-  const title: unknown = current !== null && typeof current === 'object' ? (current as RJSFSchema).title : undefined;
-  return typeof title === 'string' && title !== '' ? title : name || 'The form';
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function toRjsfErrors(units: readonly OutputUnit[], schema: RJSFSchema): RJSFValidationError[] {
-  const errors: RJSFValidationError[] = [];
+/** The schema (and UI schema) one step down `part` from `node`: a member of an object, or an item of a list. */
+function step(node: unknown, ui: unknown, part: string): { node: unknown; ui: unknown; item: boolean } {
+  const schema = isObject(node) ? node : {};
+  const uiSchema = isObject(ui) ? ui : {};
+  if (/^\d+$/.test(part) && schema.items !== undefined) {
+    const items: unknown = schema.items;
+    return { node: Array.isArray(items) ? items[Number(part)] : items, ui: uiSchema.items, item: true };
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  return { node: properties[part], ui: uiSchema[part], item: false };
+}
+
+/**
+ * What the person sees the field at `.a.b` called: its label (the UI schema's title, the schema's,
+ * else its name), then where it sits when nested — "Name in Contact", "item 2 of Devices".
+ */
+function labelAt(schema: RJSFSchema, uiSchema: UiSchema<FormData, RJSFSchema> | undefined, property: string): string {
+  let node: unknown = schema;
+  let ui: unknown = uiSchema;
+  let label = '';
+  for (const part of property.split('.').filter(Boolean)) {
+    const next = step(node, ui, part);
+    node = next.node;
+    ui = next.ui;
+    if (next.item) {
+      label = `item ${Number(part) + 1} of ${label || 'the list'}`;
+      continue;
+    }
+    const uiTitle: unknown = isObject(ui) ? ui['ui:title'] : undefined;
+    const title: unknown = isObject(node) ? node.title : undefined;
+    const own = typeof uiTitle === 'string' && uiTitle !== '' ? uiTitle : typeof title === 'string' && title !== '' ? title : part;
+    label = label ? `${own} in ${label}` : own;
+  }
+  if (label === '') return 'The form';
+  return label.startsWith('item ') ? `I${label.slice(1)}` : label;
+}
+
+/** Where the field at `.a.b` comes in the form: its members' order in the schema, then the items' — to list problems as the form reads. */
+function placeOf(schema: RJSFSchema, property: string): number[] {
+  let node: unknown = schema;
+  const place: number[] = [];
+  for (const part of property.split('.').filter(Boolean)) {
+    const properties = isObject(node) && isObject(node.properties) ? Object.keys(node.properties) : [];
+    place.push(/^\d+$/.test(part) && isObject(node) && node.items !== undefined ? Number(part) : properties.indexOf(part));
+    node = step(node, undefined, part).node;
+  }
+  return place;
+}
+
+function byPlace(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const difference = (a[i] ?? 0) - (b[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return a.length - b.length;
+}
+
+/** The value of the keyword at `#/properties/a/pattern` in `schema` (undefined where a `$ref` or the like stands between). */
+function keywordValue(schema: RJSFSchema, keywordLocation: string): unknown {
+  let node: unknown = schema;
+  for (const part of keywordLocation
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((p) => p !== '')) {
+    const key = decodeURIComponent(part.replace(/~1/g, '/').replace(/~0/g, '~'));
+    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
+  }
+  return node;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'yes or no',
+  array: 'a list',
+  object: 'an object',
+  null: 'empty',
+};
+
+const plural = (count: unknown, word: string) => `${String(count)} ${word}${count === 1 ? '' : 's'}`;
+
+function oneOf(values: readonly unknown[]): string {
+  const shown = values.slice(0, 6).map((value) => JSON.stringify(value));
+  return `${shown.join(', ')}${values.length > shown.length ? ', …' : ''}`;
+}
+
+/** What is wrong, said of the field (after its label): "is required", "needs at least 1 item"… */
+function predicateOf(unit: OutputUnit, value: unknown): string {
+  switch (unit.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type': {
+      // an item added to a list and left empty: RJSF holds it as null (or undefined)
+      if (/^Instance type "(null|undefined)"/.test(unit.error)) return 'is required';
+      const types = (Array.isArray(value) ? value : [value]).map((type) => TYPE_WORDS[String(type)] ?? String(type));
+      return `must be ${types.join(' or ')}`;
+    }
+    case 'const':
+      if (value === true) return 'must be ticked';
+      if (value === false) return 'must be left unticked';
+      return `must be ${JSON.stringify(value)}`;
+    case 'enum':
+      return Array.isArray(value) ? `must be one of ${oneOf(value)}` : 'must be one of its choices';
+    case 'minItems':
+      return `needs at least ${plural(value, 'item')}`;
+    case 'maxItems':
+      return `takes at most ${plural(value, 'item')}`;
+    case 'uniqueItems':
+      return 'has the same item twice';
+    case 'minLength':
+      return value === 1 ? 'cannot be empty' : `needs at least ${plural(value, 'character')}`;
+    case 'maxLength':
+      return `takes at most ${plural(value, 'character')}`;
+    case 'pattern':
+      return typeof value === 'string' ? `does not match pattern "${value}"` : 'does not match its pattern';
+    case 'format':
+      return `is not a valid ${String(value)}`;
+    case 'minimum':
+      return `must be at least ${String(value)}`;
+    case 'maximum':
+      return `must be at most ${String(value)}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${String(value)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(value)}`;
+    case 'multipleOf':
+      return `must be a multiple of ${String(value)}`;
+    case 'additionalProperties': {
+      const key = /^Property "([^"]+)"/.exec(unit.error)?.[1];
+      return key === undefined ? 'has a member it does not take' : `does not take a member "${key}"`;
+    }
+    case 'anyOf':
+      return 'matches none of the forms it may take';
+    case 'oneOf':
+      return 'must match exactly one of the forms it may take';
+    case 'minProperties':
+      return `needs at least ${plural(value, 'member')}`;
+    case 'maxProperties':
+      return `takes at most ${plural(value, 'member')}`;
+    default: {
+      // the validator's own words, for the keywords above none of these
+      const words = unit.error.replace(/^Instance /, 'the value ').replace(/\.$/, '');
+      return `is refused: ${words.charAt(0).toLowerCase()}${words.slice(1)}`;
+    }
+  }
+}
+
+/**
+ * A finding another one already says: a branch of an `anyOf`/`oneOf` (the choice itself is refused,
+ * not each form it could have taken), or the `false` schema of a member an object does not take
+ * (its `additionalProperties` names it).
+ */
+function isSaidByAnother(unit: OutputUnit, refusedMembers: ReadonlySet<string>): boolean {
+  return /\/(anyOf|oneOf)\/\d+(\/|$)/.test(unit.keywordLocation) || (unit.keyword === 'false' && refusedMembers.has(unit.instanceLocation));
+}
+
+/**
+ * The validator's findings as RJSF's errors, in the order of the form: each message a sentence that
+ * names the field ("Name in Contact is required."), as it is shown under the field and read out with it.
+ */
+function toRjsfErrors(units: readonly OutputUnit[], schema: RJSFSchema, uiSchema?: UiSchema<FormData, RJSFSchema>): RJSFValidationError[] {
+  const found: { error: RJSFValidationError; place: number[] }[] = [];
+  const seen = new Set<string>();
+  // the members the objects' `additionalProperties` refuse, by their places: `#/site/extra`
+  const refusedMembers = new Set(
+    units
+      .filter((unit) => unit.keyword === 'additionalProperties')
+      .map(
+        (unit) =>
+          `${unit.instanceLocation}/${(/^Property "([^"]+)"/.exec(unit.error)?.[1] ?? '').replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      ),
+  );
   for (const unit of units) {
-    if (WRAPPERS.has(unit.keyword)) continue;
+    if (WRAPPERS.has(unit.keyword) || isSaidByAnother(unit, refusedMembers)) continue;
     let property = propertyOf(unit.instanceLocation);
-    let message = unit.error.replace(/^Instance /, 'Value ').replace(/\.$/, '');
     if (unit.keyword === 'required') {
       const missing = /"([^"]+)"/.exec(unit.error)?.[1];
       if (missing !== undefined) property = `${property}.${missing}`;
-      message = 'is required';
     }
-    errors.push({
-      name: unit.keyword,
-      property,
-      message,
-      schemaPath: unit.keywordLocation,
-      stack: `${titleAt(schema, property)} ${message}`,
+    const title = labelAt(schema, uiSchema, property);
+    const message = `${title} ${predicateOf(unit, keywordValue(schema, unit.keywordLocation))}.`;
+    // a keyword met twice on one path (a `$ref` and its target) says the same once
+    if (seen.has(`${property} ${message}`)) continue;
+    seen.add(`${property} ${message}`);
+    found.push({
+      error: { name: unit.keyword, property, message, title, schemaPath: unit.keywordLocation, stack: message },
+      place: placeOf(schema, property),
     });
   }
-  return errors;
+  return found.sort((a, b) => byPlace(a.place, b.place)).map(({ error }) => error);
 }
 
 export const formValidator: ValidatorType<FormData, RJSFSchema> = {
@@ -97,7 +261,7 @@ export const formValidator: ValidatorType<FormData, RJSFSchema> = {
     transformErrors?: ErrorTransformer<FormData, RJSFSchema>,
     uiSchema?: UiSchema<FormData, RJSFSchema>,
   ): ValidationData<FormData> {
-    let errors = toRjsfErrors(validatorFor(schema).validate(formData ?? {}).errors, schema);
+    let errors = toRjsfErrors(validatorFor(schema).validate(formData ?? {}).errors, schema, uiSchema);
     if (transformErrors) errors = transformErrors(errors, uiSchema);
     const errorSchema = toErrorSchema<FormData>(errors);
     if (!customValidate) return { errors, errorSchema };

@@ -1,0 +1,353 @@
+import { getDefaultRegistry } from '@rjsf/core';
+import { buttonId, canExpand, descriptionId, errorId, getTemplate, getUiOptions, titleId } from '@rjsf/utils';
+import type {
+  ArrayFieldItemButtonsTemplateProps,
+  ArrayFieldTemplateProps,
+  DescriptionFieldProps,
+  ErrorListProps,
+  FieldErrorProps,
+  IconButtonProps,
+  ObjectFieldTemplateProps,
+  RJSFSchema,
+  TemplatesType,
+} from '@rjsf/utils';
+import type { MouseEvent } from 'react';
+import { StatusIcon } from '../status-icon';
+import { fieldAria } from './field-aria';
+import { controlOf, idOfProperty } from './focus';
+
+/**
+ * The templates of the console's schema forms: each field's problem as a sentence naming it, with an
+ * icon (not told by colour alone) and an id its control points at; groups (lists, nested objects)
+ * that say they are invalid when the problem is theirs; a summary of the fields to correct at the top.
+ */
+
+type FormData = Record<string, unknown>;
+
+/**
+ * A field's description, as text (never markdown). A field whose label is its schema's title names
+ * the variable it sets first (`ui:options.variable`), in code type: the name the workflow's tasks
+ * and the platform's refusals use.
+ */
+function DescriptionField({ id, description, schema, uiSchema }: DescriptionFieldProps<FormData, RJSFSchema>) {
+  const variable = getUiOptions<FormData, RJSFSchema>(uiSchema).variable;
+  if (typeof variable === 'string') {
+    const text = typeof schema.description === 'string' ? schema.description : '';
+    return (
+      <div id={id} className="field-description">
+        <code className="field-variable">{variable}</code>
+        {text ? <span>: {text}</span> : null}
+      </div>
+    );
+  }
+  if (!description) return null;
+  return (
+    <div id={id} className="field-description">
+      {description}
+    </div>
+  );
+}
+
+/** What is wrong with one field: sentences naming it (the validator writes them so), under it, read out with its control. */
+function FieldErrorTemplate({ errors = [], fieldPathId }: FieldErrorProps<FormData, RJSFSchema>) {
+  const sentences = errors.filter((error) => error !== '' && error !== null && error !== undefined);
+  if (sentences.length === 0) return null;
+  return (
+    <div id={errorId(fieldPathId)} className="field-problem">
+      <StatusIcon status="error" className="field-problem-icon" />
+      <span>
+        {sentences.map((sentence, i) => (
+          // the sentences of one field, in the validator's order, never reordered
+          <span key={i}>
+            {i > 0 ? ' ' : null}
+            {sentence}
+          </span>
+        ))}
+      </span>
+    </div>
+  );
+}
+
+/** Moves the focus to the control of the field `id` (a summary line's link does, rather than scroll to it without focus). */
+function goTo(event: MouseEvent<HTMLAnchorElement>, id: string) {
+  const target = controlOf(event.currentTarget.ownerDocument.getElementById(id));
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+}
+
+/**
+ * Above the form after a refused submit: how many fields to correct, each a link to its control,
+ * named by its label. The sentences themselves are under the fields, read out with them.
+ */
+function ErrorListTemplate({ errors }: ErrorListProps<FormData, RJSFSchema>) {
+  const fields = new Map<string, string>();
+  for (const error of errors) {
+    const id = idOfProperty(error.property ?? '');
+    if (!fields.has(id)) fields.set(id, error.title ?? error.stack);
+  }
+  if (fields.size === 0) return null;
+  return (
+    <div className="errors">
+      <p className="errors-title">
+        <StatusIcon status="error" className="field-problem-icon" />
+        Nothing was sent: {fields.size === 1 ? 'a field needs' : `${fields.size} fields need`} a change.
+      </p>
+      <ul>
+        {[...fields].map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`} onClick={(event) => goTo(event, id)}>
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * A list: a group named by its title, invalid (and reachable by the focus, to be read out) while the
+ * list itself is refused (too few items, the same item twice); each item a field of its own.
+ */
+function ArrayFieldTemplate(props: ArrayFieldTemplateProps<FormData, RJSFSchema>) {
+  const {
+    canAdd,
+    className,
+    disabled,
+    fieldPathId,
+    uiSchema,
+    items,
+    optionalDataControl,
+    onAddClick,
+    readonly,
+    registry,
+    required,
+    schema,
+    title,
+    rawErrors,
+  } = props;
+  const options = getUiOptions<FormData, RJSFSchema>(uiSchema);
+  const ArrayFieldTitleTemplate = getTemplate<'ArrayFieldTitleTemplate', FormData, RJSFSchema>(
+    'ArrayFieldTitleTemplate',
+    registry,
+    options,
+  );
+  const ArrayFieldDescriptionTemplate = getTemplate<'ArrayFieldDescriptionTemplate', FormData, RJSFSchema>(
+    'ArrayFieldDescriptionTemplate',
+    registry,
+    options,
+  );
+  const { AddButton } = registry.templates.ButtonTemplates;
+  const editable = !readonly && !disabled;
+  const invalid = rawErrors !== undefined && rawErrors.length > 0;
+  const label = options.title ?? title;
+  return (
+    <fieldset className={className} id={fieldPathId.$id} tabIndex={invalid ? -1 : undefined} {...fieldAria(fieldPathId, invalid)}>
+      <ArrayFieldTitleTemplate
+        fieldPathId={fieldPathId}
+        title={label}
+        required={required}
+        schema={schema}
+        uiSchema={uiSchema}
+        registry={registry}
+        optionalDataControl={editable ? optionalDataControl : undefined}
+      />
+      <ArrayFieldDescriptionTemplate
+        fieldPathId={fieldPathId}
+        description={options.description ?? schema.description}
+        schema={schema}
+        uiSchema={uiSchema}
+        registry={registry}
+      />
+      {editable ? undefined : optionalDataControl}
+      <div className="array-item-list">{items}</div>
+      {canAdd ? (
+        <AddButton
+          id={buttonId(fieldPathId, 'add')}
+          className="rjsf-array-item-add"
+          onClick={onAddClick}
+          disabled={disabled || readonly}
+          uiSchema={uiSchema}
+          registry={registry}
+          aria-label={label ? `Add an item to ${label}` : 'Add an item'}
+        />
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** A nested object: a group named by its title, invalid while the object itself is refused (a member's problem is the member's). */
+function ObjectFieldTemplate(props: ObjectFieldTemplateProps<FormData, RJSFSchema>) {
+  const {
+    className,
+    description,
+    disabled,
+    formData,
+    fieldPathId,
+    onAddProperty,
+    optionalDataControl,
+    properties,
+    readonly,
+    registry,
+    required,
+    schema,
+    title,
+    uiSchema,
+    errorSchema,
+  } = props;
+  const options = getUiOptions<FormData, RJSFSchema>(uiSchema);
+  const TitleFieldTemplate = getTemplate<'TitleFieldTemplate', FormData, RJSFSchema>('TitleFieldTemplate', registry, options);
+  const DescriptionFieldTemplate = getTemplate<'DescriptionFieldTemplate', FormData, RJSFSchema>(
+    'DescriptionFieldTemplate',
+    registry,
+    options,
+  );
+  if ((schema.oneOf ?? schema.anyOf) && !schema.properties && properties.length === 0) return null;
+  const { AddButton } = registry.templates.ButtonTemplates;
+  const editable = !readonly && !disabled;
+  const own = errorSchema?.__errors ?? [];
+  const invalid = own.length > 0;
+  return (
+    <fieldset className={className} id={fieldPathId.$id} tabIndex={invalid ? -1 : undefined} {...fieldAria(fieldPathId, invalid)}>
+      {title ? (
+        <TitleFieldTemplate
+          id={titleId(fieldPathId)}
+          title={title}
+          required={required}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+          optionalDataControl={editable ? optionalDataControl : undefined}
+        />
+      ) : null}
+      {description ? (
+        <DescriptionFieldTemplate
+          id={descriptionId(fieldPathId)}
+          description={description}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+        />
+      ) : null}
+      {editable || !title ? undefined : optionalDataControl}
+      {properties.map((property) => property.content)}
+      {canExpand<FormData, RJSFSchema>(schema, uiSchema, formData) ? (
+        <AddButton
+          id={buttonId(fieldPathId, 'add')}
+          className="rjsf-object-property-expand"
+          onClick={onAddProperty}
+          disabled={disabled || readonly}
+          uiSchema={uiSchema}
+          registry={registry}
+        />
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** A button of a list, in words: RJSF's default draws a glyph of a font the console does not load. */
+function wordButton(words: string, danger = false) {
+  return function WordButton({
+    iconType: _iconType,
+    icon: _icon,
+    className,
+    uiSchema: _uiSchema,
+    registry: _registry,
+    ...rest
+  }: IconButtonProps<FormData, RJSFSchema>) {
+    return (
+      <button type="button" className={`button ${danger ? 'button-danger' : ''} ${className ?? ''}`} {...rest}>
+        {words}
+      </button>
+    );
+  };
+}
+
+/** An item's buttons, each named with the item it acts on ("Remove item 2"): a list of "Remove" says not which. */
+function ArrayFieldItemButtonsTemplate(props: ArrayFieldItemButtonsTemplateProps<FormData, RJSFSchema>) {
+  const {
+    disabled,
+    readonly,
+    hasCopy,
+    hasMoveDown,
+    hasMoveUp,
+    hasRemove,
+    fieldPathId,
+    index,
+    onCopyItem,
+    onRemoveItem,
+    onMoveDownItem,
+    onMoveUpItem,
+    registry,
+    uiSchema,
+  } = props;
+  const { CopyButton, MoveDownButton, MoveUpButton, RemoveButton } = registry.templates.ButtonTemplates;
+  const off = disabled === true || readonly === true;
+  const item = `item ${index + 1}`;
+  const common = { uiSchema, registry };
+  return (
+    <>
+      {hasMoveUp || hasMoveDown ? (
+        <>
+          <MoveUpButton
+            id={buttonId(fieldPathId, 'moveUp')}
+            className="rjsf-array-item-move-up"
+            disabled={off || !hasMoveUp}
+            onClick={onMoveUpItem}
+            aria-label={`Move up ${item}`}
+            {...common}
+          />
+          <MoveDownButton
+            id={buttonId(fieldPathId, 'moveDown')}
+            className="rjsf-array-item-move-down"
+            disabled={off || !hasMoveDown}
+            onClick={onMoveDownItem}
+            aria-label={`Move down ${item}`}
+            {...common}
+          />
+        </>
+      ) : null}
+      {hasCopy ? (
+        <CopyButton
+          id={buttonId(fieldPathId, 'copy')}
+          className="rjsf-array-item-copy"
+          disabled={off}
+          onClick={onCopyItem}
+          aria-label={`Copy ${item}`}
+          {...common}
+        />
+      ) : null}
+      {hasRemove ? (
+        <RemoveButton
+          id={buttonId(fieldPathId, 'remove')}
+          className="rjsf-array-item-remove"
+          disabled={off}
+          onClick={onRemoveItem}
+          aria-label={`Remove ${item}`}
+          {...common}
+        />
+      ) : null}
+    </>
+  );
+}
+
+const { ButtonTemplates } = getDefaultRegistry<FormData, RJSFSchema>().templates;
+
+/** The templates the console draws itself, over RJSF's defaults. */
+export const TEMPLATES: Partial<TemplatesType<FormData, RJSFSchema>> = {
+  DescriptionFieldTemplate: DescriptionField,
+  FieldErrorTemplate,
+  ErrorListTemplate,
+  ArrayFieldTemplate,
+  ArrayFieldItemButtonsTemplate,
+  ObjectFieldTemplate,
+  ButtonTemplates: {
+    ...ButtonTemplates,
+    AddButton: wordButton('Add'),
+    RemoveButton: wordButton('Remove', true),
+    MoveUpButton: wordButton('Move up'),
+    MoveDownButton: wordButton('Move down'),
+    CopyButton: wordButton('Copy'),
+  },
+};

@@ -1,0 +1,313 @@
+import { SchemaExamples } from '@rjsf/core';
+import {
+  descriptionId,
+  enumOptionSelectedValue,
+  enumOptionValueDecoder,
+  enumOptionValueEncoder,
+  enumOptionsDeselectValue,
+  enumOptionsIsSelected,
+  enumOptionsSelectValue,
+  examplesId,
+  getInputProps,
+  getOptionValueFormat,
+  getTemplate,
+  getUiOptions,
+  optionId,
+  schemaRequiresTrueValue,
+} from '@rjsf/utils';
+import type { BaseInputTemplateProps, RJSFSchema, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import type { ChangeEvent } from 'react';
+import { fieldAria, isInvalid } from './field-aria';
+
+/**
+ * The controls of the console's schema forms: RJSF's default widgets, drawn again so that each
+ * control (not only text and number inputs) says it is invalid and reads its problem out while the
+ * schema's check refuses it, and says nothing of a problem otherwise. Behaviour (values, empty
+ * values, enum encoding) is RJSF's own, through its helpers.
+ */
+
+type FormData = Record<string, unknown>;
+type Props = WidgetProps<FormData, RJSFSchema>;
+
+/** Text, numbers, e-mail, dates…: every `<input>` widget of RJSF goes through this template. */
+export function InputTemplate(props: BaseInputTemplateProps<FormData, RJSFSchema>) {
+  const {
+    id,
+    name: _name,
+    htmlName,
+    value,
+    readonly,
+    disabled,
+    autofocus,
+    onBlur,
+    onFocus,
+    onChange,
+    onChangeOverride,
+    options,
+    schema,
+    uiSchema: _uiSchema,
+    registry: _registry,
+    rawErrors,
+    type,
+    hideLabel: _hideLabel,
+    hideError,
+    label: _label,
+    ...rest
+  } = props;
+  const inputProps = { ...rest, ...getInputProps<FormData, RJSFSchema>(schema, type, options) };
+  const isNumber = inputProps.type === 'number' || inputProps.type === 'integer';
+  const shown: unknown = isNumber ? (value || value === 0 ? value : '') : (value ?? '');
+  const hasExamples = Array.isArray(schema.examples);
+  return (
+    <>
+      <input
+        id={id}
+        name={htmlName || id}
+        className="form-control"
+        readOnly={readonly}
+        disabled={disabled}
+        autoFocus={autofocus}
+        value={shown as string | number}
+        {...inputProps}
+        list={hasExamples ? examplesId(id) : undefined}
+        onChange={
+          onChangeOverride ??
+          ((event: ChangeEvent<HTMLInputElement>) => onChange(event.target.value === '' ? options.emptyValue : event.target.value))
+        }
+        onBlur={(event) => onBlur(id, event.target.value)}
+        onFocus={(event) => onFocus(id, event.target.value)}
+        {...fieldAria(id, isInvalid(rawErrors, hideError), hasExamples)}
+      />
+      <SchemaExamples id={id} schema={schema} />
+    </>
+  );
+}
+
+/** A list of choices (an `enum`, a `oneOf` of constants, a list of them). */
+function SelectWidget({
+  schema,
+  id,
+  options,
+  value,
+  required,
+  disabled,
+  readonly,
+  multiple = false,
+  autofocus,
+  onChange,
+  onBlur,
+  onFocus,
+  placeholder,
+  htmlName,
+  rawErrors,
+  hideError,
+}: Props) {
+  const { enumOptions, enumDisabled, emptyValue } = options;
+  const format = getOptionValueFormat(options);
+  const read = (select: HTMLSelectElement): unknown => {
+    const chosen = multiple ? Array.from(select.selectedOptions, (option) => option.value) : select.value;
+    return enumOptionValueDecoder<RJSFSchema>(chosen, enumOptions, format, emptyValue);
+  };
+  const selected = enumOptionSelectedValue<RJSFSchema>(value, enumOptions, multiple, format, multiple ? [] : '');
+  return (
+    <select
+      id={id}
+      name={htmlName || id}
+      multiple={multiple}
+      className="form-control"
+      value={selected as string | string[]}
+      required={required}
+      disabled={disabled || readonly}
+      autoFocus={autofocus}
+      onChange={(event) => onChange(read(event.target))}
+      onBlur={(event) => onBlur(id, read(event.target))}
+      onFocus={(event) => onFocus(id, read(event.target))}
+      {...fieldAria(id, isInvalid(rawErrors, hideError))}
+    >
+      {!multiple && schema.default === undefined ? <option value="">{placeholder ?? ''}</option> : null}
+      {(enumOptions ?? []).map(({ value: choice, label }, i) => (
+        <option key={String(choice)} value={enumOptionValueEncoder(choice, i, format)} disabled={enumDisabled?.includes(choice)}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A yes-or-no (`boolean`): a checkbox that carries its own label. */
+function CheckboxWidget({
+  schema,
+  uiSchema,
+  options,
+  id,
+  value,
+  disabled,
+  readonly,
+  label,
+  hideLabel,
+  autofocus,
+  onBlur,
+  onFocus,
+  onChange,
+  registry,
+  htmlName,
+  required,
+  rawErrors,
+  hideError,
+}: Props) {
+  const DescriptionFieldTemplate = getTemplate<'DescriptionFieldTemplate', FormData, RJSFSchema>(
+    'DescriptionFieldTemplate',
+    registry,
+    options,
+  );
+  // an unchecked box fails the browser's `required`: only a box that must be ticked is required
+  const mustBeTicked = schemaRequiresTrueValue<RJSFSchema>(schema) && required === true;
+  const description = getUiOptions(uiSchema).widget === 'checkbox' ? undefined : (options.description ?? schema.description);
+  return (
+    <div className={`checkbox ${disabled || readonly ? 'disabled' : ''}`}>
+      {!hideLabel && description ? (
+        <DescriptionFieldTemplate
+          id={descriptionId(id)}
+          description={description}
+          schema={schema}
+          uiSchema={uiSchema}
+          registry={registry}
+        />
+      ) : null}
+      <label>
+        <input
+          type="checkbox"
+          id={id}
+          name={htmlName || id}
+          checked={value === true}
+          required={mustBeTicked}
+          disabled={disabled || readonly}
+          autoFocus={autofocus}
+          onChange={(event) => onChange(event.target.checked)}
+          onBlur={(event) => onBlur(id, event.target.checked)}
+          onFocus={(event) => onFocus(id, event.target.checked)}
+          {...fieldAria(id, isInvalid(rawErrors, hideError))}
+        />
+        {hideLabel ? null : (
+          <span>
+            {label}
+            {mustBeTicked ? <span className="required">*</span> : null}
+          </span>
+        )}
+      </label>
+    </div>
+  );
+}
+
+/** Long text, and the JSON a form asks for as text. */
+function TextareaWidget({
+  id,
+  options,
+  placeholder,
+  value,
+  required,
+  disabled,
+  readonly,
+  autofocus,
+  onChange,
+  onBlur,
+  onFocus,
+  htmlName,
+  rawErrors,
+  hideError,
+}: Props) {
+  return (
+    <textarea
+      id={id}
+      name={htmlName || id}
+      className="form-control"
+      value={typeof value === 'string' ? value : ''}
+      placeholder={placeholder}
+      required={required}
+      disabled={disabled}
+      readOnly={readonly}
+      autoFocus={autofocus}
+      rows={options.rows}
+      onChange={(event) => onChange(event.target.value === '' ? options.emptyValue : event.target.value)}
+      onBlur={(event) => onBlur(id, event.target.value)}
+      onFocus={(event) => onFocus(id, event.target.value)}
+      {...fieldAria(id, isInvalid(rawErrors, hideError))}
+    />
+  );
+}
+
+/**
+ * Choices as radio buttons or checkboxes (`ui:widget: radio`, a list of unique choices): a group
+ * named by the field's label; each button says the group is invalid, since a button is what has the focus.
+ */
+function ChoicesWidget({
+  id,
+  options,
+  value,
+  required,
+  disabled,
+  readonly,
+  autofocus,
+  onChange,
+  onBlur,
+  onFocus,
+  htmlName,
+  label,
+  rawErrors,
+  hideError,
+  several,
+}: Props & { several: boolean }) {
+  const { inline = false, enumOptions = [], enumDisabled, emptyValue } = options;
+  const format = getOptionValueFormat(options);
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  const decode = (raw: string): unknown => enumOptionValueDecoder<RJSFSchema>(raw, enumOptions, format, emptyValue);
+  const aria = fieldAria(id, isInvalid(rawErrors, hideError));
+  return (
+    <div className={several ? 'checkboxes' : 'field-radio-group'} id={id} role={several ? 'group' : 'radiogroup'} aria-label={label}>
+      {enumOptions.map((option, i) => {
+        const off = disabled || readonly || (enumDisabled?.includes(option.value) ?? false);
+        const change = (event: ChangeEvent<HTMLInputElement>) => {
+          if (!several) onChange(option.value);
+          else if (event.target.checked) onChange(enumOptionsSelectValue<RJSFSchema>(i, values, enumOptions));
+          else onChange(enumOptionsDeselectValue<RJSFSchema>(i, values, enumOptions));
+        };
+        return (
+          <label
+            key={String(option.value)}
+            className={`${several ? 'checkbox' : 'radio'}${inline ? '-inline' : ''} ${off ? 'disabled' : ''}`}
+          >
+            <input
+              type={several ? 'checkbox' : 'radio'}
+              id={optionId(id, i)}
+              name={htmlName || id}
+              checked={
+                several ? enumOptionsIsSelected<RJSFSchema>(option.value, values) : enumOptionsIsSelected<RJSFSchema>(option.value, value)
+              }
+              required={!several && required}
+              value={enumOptionValueEncoder(option.value, i, format)}
+              disabled={off}
+              autoFocus={autofocus === true && i === 0}
+              onChange={change}
+              onBlur={(event) => onBlur(id, decode(event.target.value))}
+              onFocus={(event) => onFocus(id, decode(event.target.value))}
+              {...aria}
+            />
+            <span>{option.label}</span>
+          </label>
+        );
+      })}
+    </div>
+  );
+}
+
+const RadioWidget = (props: Props) => <ChoicesWidget {...props} several={false} />;
+const CheckboxesWidget = (props: Props) => <ChoicesWidget {...props} several />;
+
+/** The widgets the console draws itself, over RJSF's defaults of the same names. */
+export const WIDGETS: RegistryWidgetsType<FormData, RJSFSchema> = {
+  SelectWidget,
+  CheckboxWidget,
+  TextareaWidget,
+  RadioWidget,
+  CheckboxesWidget,
+};
