@@ -58,8 +58,11 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
   const jobMetrics = new JobMetricsRecorder(metrics.registry, new JobRepository(store.collection<JobRecord>('jobs')), () =>
     archiveBatches.doneStatusCounts(),
   );
+  // what seals secrets in the store: the jobs' and the triggers' form data
+  const secrets = createSecretBox(deps.config.secretKey);
   const engine = new JobEngine(
     {
+      secrets,
       jobs: store.collection<JobRecord>('jobs'),
       jobValues: store.collection<JobValueRecord>('job_values'),
       engines: store.collection<EngineRecord>('engines'),
@@ -82,7 +85,7 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     { timeScale: deps.config.timeScale, ...options },
   );
   const automations = new AutomationRepository(store);
-  const triggers = new TriggerRepository(store, createSecretBox(deps.config.secretKey));
+  const triggers = new TriggerRepository(store, secrets);
   const log = logger.child({ component: 'triggers' });
   const triggerStarter = new TriggerStarter({ engine, automations, triggers, client, log, audit: createAuditRecorder(bus) });
   const eventTriggers = new EventTriggers(bus, triggers, engine.repository, triggerStarter, log);

@@ -6,7 +6,7 @@ import type { EngineHarness, StoreFaults } from './support/harness';
 import { sharedWith, startEngineHarness, stoppedAfterEach } from './support/harness';
 import { CrashSwitch, LateAnswer } from './support/crash';
 import { StoreOutage } from './support/outage';
-import { COMPLETE_STREAM, counter, streamOf, twoRemote } from './support/remote-tasks';
+import { COMPLETE_STREAM, counter, remote, streamOf, twoRemote } from './support/remote-tasks';
 
 /**
  * An engine killed at the worst moments, simulated with a {@link CrashSwitch}: from the trip on, its
@@ -81,6 +81,53 @@ describe('a job whose start was answered', () => {
     expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'engine-one' } });
     // m1 was stored running by the first step: it runs again (at-least-once), m2 once
     expect(Object.fromEntries(runs)).toEqual({ 'restart/1': 1, 'restart/2': 1 });
+  });
+
+  it('keeps its secrets sealed in the store and runs on with them when the engine dies mid-job (restart, same identity)', async () => {
+    const password = 'crash-secret-pw-4d7e';
+    // m1 is given the password and its output (which embeds it) becomes the variable m2 is given
+    const secretRemote = workflowDocument(
+      'crash-secret',
+      {
+        m1: { ...remote(1), variables: { incoming: { template: '$var.job.password', step: 1 }, outgoing: { result: '$var.job.echo' } } },
+        m2: { ...remote(2), variables: { incoming: { template: '$var.job.echo', step: 2 }, outgoing: { result: null } } },
+      },
+      [
+        ['workflow_start', 'm1'],
+        ['m1', 'm2'],
+        ['m2', 'workflow_end'],
+      ],
+    );
+    const crash = new CrashSwitch();
+    const clock = new TestClock();
+    const h = await first(crash, { leaseMs: 60_000, renewMs: 50, clock });
+    h.workflows.set(secretRemote.name, secretRemote);
+    const { runs, handler } = counter();
+    h.services.set('mop.RunCommandTemplate', handler);
+    // the step that records m1's output is durable and answered; nothing after it reaches the store
+    crash.crashAfter((collection, method) => collection === 'jobs' && method === 'findOneAndUpdate');
+    const started = await h.engine.startJob({ workflow: secretRemote, variables: { password }, caller: SYSTEM_CALLER });
+    await eventually('the engine dead after m1', () => crash.crashed, { timeoutMs: 10_000 });
+    kill(h);
+    const stored = JSON.stringify([await h.store.collection('jobs').find({}), await h.store.collection('job_values').find({})]);
+    expect(stored).toContain('"m1"');
+    expect(stored).not.toContain(password);
+
+    const restarted = await clock.whileWaiting(
+      onSameStore(h, { serverId: 'engine-one', leaseMs: 60_000, renewMs: 50, clock }),
+      'the restarted engine started',
+    );
+    const after = counter();
+    restarted.services.set('mop.RunCommandTemplate', after.handler);
+    const job = await restarted.waitFor(started._id, ['complete', 'error']);
+    expect(job.error).toEqual([]);
+    expect(job.status).toBe('complete');
+    expect(runs.get(`${password}/1`)).toBe(1);
+    // the restarted engine read the job's sealed values back: it gave m2 m1's output in clear
+    expect(Object.fromEntries(after.runs)).toEqual({ [`${password}/1/2`]: 1 });
+    expect(job.variables.echo).toBe(`${password}/1`);
+    expect(job.tasks.m2?.variables?.outgoing).toEqual({ result: `${password}/1/2` });
+    expect(JSON.stringify(await h.store.collection('jobs').find({}))).not.toContain(password);
   });
 
   it("runs to its end when another replica takes it over after the dead engine's lease", async () => {

@@ -43,12 +43,11 @@ function errorOf(job: JobRecord, id: string): string {
   return String(job.tasks[id]?.variables?.error);
 }
 
-/** The job as stored, read from the store itself, without its `variables`: the job's inputs, where the credentials are by design (answers mask them by name). */
-async function storedWithoutInputs(jobId: string): Promise<Record<string, unknown>> {
+/** The job as stored, read from the store itself, whole (its inputs hold the credentials, sealed), with its large values. */
+async function stored(jobId: string): Promise<Record<string, unknown>> {
   const raw = await h.store.collection<JobRecord>('jobs').findOne({ _id: jobId });
   if (raw === null) throw new Error(`job ${jobId} is not stored`);
-  const { variables: _inputs, ...rest } = raw as unknown as Record<string, unknown>;
-  return rest;
+  return { ...(raw as unknown as Record<string, unknown>), values: await h.store.collection('job_values').find({ job: jobId }) };
 }
 
 /** Every event the job published on the bus. */
@@ -106,7 +105,7 @@ describe('a built-in task that fails', () => {
     expect(job.variables.why).toBe(errorOf(job, 'a1'));
     expect(errorOf(job, 'a2')).toBe(`makeData output is not valid JSON: ${'x'.repeat(70)} ${SECRET_MASK}`);
     expect(errorOf(job, 'a2')).not.toContain(SECRET.slice(0, 4));
-    expect(leaks(await storedWithoutInputs(job._id))).toEqual([]);
+    expect(leaks(await stored(job._id))).toEqual([]);
     expect(leaks(eventsOf(job._id))).toEqual([]);
   });
 
@@ -134,7 +133,7 @@ describe('a built-in task that fails', () => {
     const job = await h.waitFor((await h.run(declared, { access: { accessCode: key } }))._id, ENDED);
     expect(job.status).toBe('complete');
     expect(errorOf(job, 'a1')).toBe(`makeData output is not valid JSON: use ${SECRET_MASK} now`);
-    const text = JSON.stringify([await storedWithoutInputs(job._id), eventsOf(job._id)]);
+    const text = JSON.stringify([await stored(job._id), eventsOf(job._id)]);
     expect(text).not.toContain(key);
     expect(text).not.toContain(encodeURIComponent(key));
   });
@@ -151,7 +150,7 @@ describe('a built-in task that fails', () => {
     const job = await h.waitFor((await h.run(wf, { creds: CREDS }))._id, ENDED);
     expect(job.status).toBe('error');
     expect(errorOf(job, 'a1')).toContain(`"password":"${SECRET_MASK}"`);
-    expect(leaks(await storedWithoutInputs(job._id))).toEqual([]);
+    expect(leaks(await stored(job._id))).toEqual([]);
   });
 });
 
@@ -188,7 +187,7 @@ describe('an app task whose answer is an error', () => {
       body: `rejected username=${USER}&password=${SECRET_MASK}, Basic ${SECRET_MASK}`,
     });
     expect(leaks(job.variables.answer)).toEqual([]);
-    expect(leaks(await storedWithoutInputs(job._id))).toEqual([]);
+    expect(leaks(await stored(job._id))).toEqual([]);
     expect(leaks(await publishedUntil(job._id, 'jobComplete'))).toEqual([]);
   });
 
@@ -215,7 +214,7 @@ describe('an app task whose answer is an error', () => {
     const events = await publishedUntil(job._id, 'jobError');
     expect(events.find((e) => String(e.subject).endsWith('.jobError'))?.error).toEqual(job.error);
     expect(leaks(events)).toEqual([]);
-    expect(leaks(await storedWithoutInputs(job._id))).toEqual([]);
+    expect(leaks(await stored(job._id))).toEqual([]);
   });
 });
 
@@ -247,8 +246,8 @@ describe('a child job that fails', () => {
     // the child's variable holding its task's error, as the parent keeps it, says what went wrong
     expect(details.variables.why).toBe(errorOf(childJob, 'c1'));
     expect(leaks(parent.tasks.cj)).toEqual([]);
-    expect(leaks(await storedWithoutInputs(parent._id))).toEqual([]);
-    expect(leaks(await storedWithoutInputs(childId))).toEqual([]);
+    expect(leaks(await stored(parent._id))).toEqual([]);
+    expect(leaks(await stored(childId))).toEqual([]);
     expect(leaks(await publishedUntil(parent._id, 'jobError'))).toEqual([]);
     expect(leaks(await publishedUntil(childId, 'jobError'))).toEqual([]);
   });
@@ -270,7 +269,7 @@ describe('an automatic retry', () => {
     const started = await h.run(wf, { api_token: token });
     const waiting = await h.waitUntil(started._id, (j) => typeof j.tasks.a1?.retryAt === 'number', 'a1 waiting for its retry');
     expect(errorOf(waiting, 'a1')).toBe(SECRET_MASK);
-    const raw = await storedWithoutInputs(started._id);
+    const raw = await stored(started._id);
     expect(JSON.stringify(raw)).not.toContain(token);
     await h.engine.cancelJob(started._id, 'test');
   });
@@ -313,7 +312,7 @@ describe('a job of thousands of secret variables', () => {
     expect(errorOf(job, 'a2')).toBe(`makeData output is not valid JSON: login ${USER} with ${SECRET_MASK}`);
     expect(job.tasks.a3?.variables?.outgoing?.response).toEqual({ note: `key ${SECRET_MASK} kept` });
     expect(errorOf(job, 'a4')).toBe(`Basic ${SECRET_MASK}`);
-    const stored = JSON.stringify(await storedWithoutInputs(job._id));
-    expect(secrets.filter((s) => stored.includes(s) || stored.includes(Buffer.from(s).toString('base64')))).toEqual([]);
+    const text = JSON.stringify(await stored(job._id));
+    expect(secrets.filter((s) => text.includes(s) || text.includes(Buffer.from(s).toString('base64')))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { maskDeclaredSecrets } from '@nap/contracts';
+import { EVERY, findDeclaredSecrets, findSecrets, maskDeclaredSecrets, secretMask } from '@nap/contracts';
+import type { SecretMask } from '@nap/contracts';
 import type { Projection } from '@nap/store';
 import type { JobRecord } from './job-model';
 
@@ -43,4 +44,45 @@ export async function maskPageSecrets<T extends Record<string, unknown>>(
     const { secretInputs, ...shown } = item as Record<string, unknown>;
     return maskDeclaredSecrets(shown, 'variables', variables.get(String(item._id)), secretInputs as string[][]) as T;
   });
+}
+
+/** Deepest level of a child's variables walked for its parent's secrets. */
+const MAX_DEPTH = 32;
+
+/**
+ * The paths of the variables of a child job (`variables`) that hold a secret of its parent (those
+ * the parent started with, at its declared paths and by name, and those of secret names its tasks
+ * hold), as a text or a number: what makes them secrets of the child too (its `secretInputs`), so
+ * that the child masks and seals them as the parent does whatever the names the parent passed them
+ * under. Array items are named {@link EVERY}. Undefined when the parent has no secrets, or passed none.
+ */
+export function inheritedSecretPaths(
+  parent: Pick<JobRecord, 'variables' | 'secretInputs' | 'tasks'>,
+  variables: Record<string, unknown>,
+): string[][] | undefined {
+  if (parent.secretInputs === undefined) return undefined;
+  const found = findDeclaredSecrets(parent.variables, parent.secretInputs, findSecrets(parent.variables));
+  findSecrets(parent.tasks, found);
+  if (found.texts.size === 0 && found.pairs.size === 0) return undefined;
+  const paths = new Map<string, string[]>();
+  holdingSecrets(variables, [], 0, secretMask(found), found.texts, paths);
+  return paths.size > 0 ? [...paths.values()] : undefined;
+}
+
+function holdingSecrets(
+  value: unknown,
+  path: string[],
+  depth: number,
+  mask: SecretMask,
+  texts: ReadonlySet<string>,
+  paths: Map<string, string[]>,
+): void {
+  const holds = (typeof value === 'string' && mask.text(value) !== value) || (typeof value === 'number' && texts.has(String(value)));
+  if (holds || (depth >= MAX_DEPTH && value !== null && typeof value === 'object')) {
+    if (path.length > 0) paths.set(JSON.stringify(path), path);
+    return;
+  }
+  if (Array.isArray(value)) for (const item of value) holdingSecrets(item, [...path, EVERY], depth + 1, mask, texts, paths);
+  else if (value !== null && typeof value === 'object')
+    for (const [name, item] of Object.entries(value)) holdingSecrets(item, [...path, name], depth + 1, mask, texts, paths);
 }

@@ -5,6 +5,7 @@ import type { Logger } from '@nap/telemetry';
 import { errorMessage, isRecord, setOwn, sleep } from '@nap/util';
 import { needArray } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
+import { inheritedSecretPaths } from '../domain/job-secrets';
 import type { ChildRun } from '../domain/job-model';
 import { resolveOperand } from '../domain/references';
 import { errorOutcome } from '../domain/task-outcome';
@@ -180,9 +181,13 @@ export class ChildJobs {
           }
           // a plain name from a project member means that project's member first (studio resolves it)
           workflow ??= await this.host.getWorkflow(run.workflow, caller, parentJob.workflow?.name ?? parentJob.name);
+          const variables = run.inputs[child.iteration ?? 0] ?? {};
+          // the parent's secrets it passes on are the child's too, whatever their names there
+          const secretPaths = inheritedSecretPaths(parentJob, variables);
           await this.host.startJob({
             workflow,
-            variables: run.inputs[child.iteration ?? 0] ?? {},
+            variables,
+            ...(secretPaths !== undefined ? { secretPaths } : {}),
             caller,
             jobId: child._id,
             parent: {

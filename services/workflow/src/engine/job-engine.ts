@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
+import type { SecretBox } from '@nap/runtime';
 import type { Collection } from '@nap/store';
 import type { Logger } from '@nap/telemetry';
 import type { JobRecord } from '../domain/job-model';
 import { EngineRegistry } from '../store/engine-registry';
 import type { EngineRecord } from '../store/engine-registry';
 import { JobRepository } from '../store/job-repository';
+import { JobSealer } from '../store/job-sealer';
 import { JobValueRepository } from '../store/job-value-repository';
 import type { JobValueRecord } from '../store/job-value-repository';
 import { DEFAULT_INLINE_VALUE_BYTES, DEFAULT_MAX_VALUE_BYTES } from '../domain/job-values';
@@ -50,6 +52,11 @@ export interface EngineDeps {
   observe?: (event: JobEventName, job: JobRecord, payload: Record<string, unknown>) => void;
   /** The clock the leases are timed on (heartbeats, scans, when another engine is dead); the process's unless given (tests). */
   leaseClock?: LeaseClock;
+  /**
+   * Seals the secret values of jobs in the store with the platform's secret key (see `store/job-sealer`);
+   * without it (tests of other parts) jobs are stored as they are.
+   */
+  secrets?: SecretBox;
 }
 
 /**
@@ -141,7 +148,11 @@ export class JobEngine {
     const { serverId, workers } = this;
     const log = deps.logger;
     const observe = (event: JobEventName, job: JobRecord, payload: Record<string, unknown>): void => deps.observe?.(event, job, payload);
-    const repository = new JobRepository(deps.jobs, new JobValueRepository(deps.jobValues, this.valueLimits));
+    const repository = new JobRepository(
+      deps.jobs,
+      new JobValueRepository(deps.jobValues, this.valueLimits),
+      deps.secrets === undefined ? undefined : new JobSealer(deps.secrets),
+    );
     const connected = deps.busConnected?.bind(deps) ?? (() => true);
     const events = new JobEventRelay(repository, { publish: deps.publishEvents, connected }, log);
     const runnerHost: RunnerHost = {

@@ -193,7 +193,7 @@ export class JobLifecycle {
       throw new AppError('VALIDATION_FAILED', `variables.finish_state must be success or failure, not ${JSON.stringify(finishState)}`);
     }
     const request: FinishRequest = { variables: outgoing, finishState: finishState ?? 'success', by, at: Date.now() };
-    const updated = await this.parts.repository.requestFinish(job._id, taskId, request);
+    const updated = await this.parts.repository.requestFinish(job._id, taskId, request, job);
     if (updated === null)
       throw new AppError(
         'JOB_STATE_CONFLICT',
@@ -235,7 +235,7 @@ export class JobLifecycle {
     delete retried.retryAt;
     if (retried.retrySettings) retried.retrySettings = { ...retried.retrySettings, count: 0 };
     const resumed = outboxEntry('jobResume', jobEventPayload({ ...job, status: 'running' }, { by, taskId }));
-    const updated = await this.parts.repository.restartTask(jobId, taskId, retried, this.parts.serverId, now, by, resumed);
+    const updated = await this.parts.repository.restartTask(jobId, taskId, retried, this.parts.serverId, now, by, resumed, job);
     if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" changed while its task was being retried; try again`);
     this.parts.owned.adopt(cloneJson(updated), true);
     this.parts.events.drain(jobId);

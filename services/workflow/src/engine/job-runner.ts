@@ -281,6 +281,8 @@ export class JobRunner implements DrivenJob {
       try {
         const written = await this.host.repository.writeClaimed(this.jobId, this.host.serverId, write.set, write.events, {
           steps: write.steps,
+          // whose secrets the write seals
+          job: this.state.job,
           ...(inlineBytes === undefined ? {} : { inlineBytes }),
         });
         if (written === false && outages > 0) {

@@ -5,6 +5,7 @@ import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
 import { afterToken, keysetAfterJob } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
+import type { JobSealer, SealingSource } from './job-sealer';
 import type { JobValueRepository } from './job-value-repository';
 
 /** `{ _id, name, status }` of a job: what a reference to another job shows. */
@@ -80,6 +81,20 @@ export interface OutboxState {
 
 const OUTBOX_PROJECTION: Projection = { outbox: 1, eventsPublished: 1, status: 1 };
 
+/**
+ * `projection` that also reads `secretInputs`, which tells whether a job holds sealed values (see
+ * {@link JobSealer}), and whether that member is to be left out of what is returned (the caller did not ask for it).
+ */
+function readingSecretInputs(projection: Projection | undefined): { projection: Projection | undefined; strip: boolean } {
+  if (projection === undefined) return { projection, strip: false };
+  if (Object.values(projection).some((v) => v === 1)) {
+    return projection.secretInputs === 1 ? { projection, strip: false } : { projection: { ...projection, secretInputs: 1 }, strip: true };
+  }
+  if (projection.secretInputs !== 0) return { projection, strip: false };
+  const { secretInputs: _left, ...rest } = projection;
+  return { projection: rest, strip: true };
+}
+
 function outboxState(job: Pick<JobRecord, 'outbox' | 'eventsPublished' | 'status'>): OutboxState {
   return { outbox: job.outbox ?? [], published: job.eventsPublished ?? 0, status: job.status };
 }
@@ -92,17 +107,40 @@ function outboxState(job: Pick<JobRecord, 'outbox' | 'eventsPublished' | 'status
  * state they describe (`$push` to `outbox`) and leave the outbox once the bus acknowledged them.
  * Reads that project return only what they read, typed so. With `values`, large task outputs and
  * variables live in `job_values` (see `domain/job-values`): every write moves them out of the job
- * document and every read that returns them puts them back.
+ * document and every read that returns them puts them back. With `sealer`, the secret values of
+ * jobs that have some are sealed in every write and opened in every read that returns them (see
+ * {@link JobSealer}): the store never holds them in clear, and what reads jobs gets them as the
+ * engine wrote them. Writes of values made for a job already stored are given that job
+ * ({@link SealingSource}: its secrets, as the engine or a handler holds it).
  */
 export class JobRepository {
   constructor(
     private readonly jobs: Collection<JobRecord>,
     private readonly values?: JobValueRepository,
+    private readonly sealer?: JobSealer,
   ) {}
 
-  /** Puts the large values of jobs (or projections of them) back in place. */
-  private async resolved<T extends { variables?: unknown; tasks?: unknown }>(docs: T[]): Promise<T[]> {
-    return this.values ? this.values.resolve(docs) : docs;
+  /** Puts the large values of jobs (or projections of them) back in place, and opens their sealed values. */
+  private async resolved<T extends { variables?: unknown; tasks?: unknown }>(docs: T[], stripSecretInputs = false): Promise<T[]> {
+    const out = this.values ? await this.values.resolve(docs) : docs;
+    if (this.sealer === undefined) return out;
+    for (const doc of out) {
+      if (doc === null || doc === undefined) continue;
+      const record = doc as Record<string, unknown>;
+      this.sealer.openJob(record);
+      if (stripSecretInputs) delete record.secretInputs;
+    }
+    return out;
+  }
+
+  /** `projection` as a read that returns values makes it (see {@link readingSecretInputs}); as given without a sealer. */
+  private reading(projection: Projection | undefined): { projection: Projection | undefined; strip: boolean } {
+    return this.sealer === undefined ? { projection, strip: false } : readingSecretInputs(projection);
+  }
+
+  /** `set`, a write of values to job `job`, with its secret values sealed (see {@link JobSealer}). */
+  private sealedSet(job: SealingSource | undefined, set: Record<string, unknown>): Record<string, unknown> {
+    return this.sealer === undefined || job === undefined ? set : this.sealer.sealSet(job, set);
   }
 
   private async resolvedOne<T extends { variables?: unknown; tasks?: unknown }>(doc: T | null): Promise<T | null> {
@@ -117,8 +155,9 @@ export class JobRepository {
 
   /** Stores a new job. */
   async insert(job: JobRecord): Promise<void> {
+    const sealed = this.sealer ? this.sealer.sealJob(job) : job;
     // only the id back: a job-sized copy for an answer nobody reads is most of what an insert costs
-    await this.jobs.insertOneId(this.values ? await this.values.externalizeJob(job) : job);
+    await this.jobs.insertOneId(this.values ? await this.values.externalizeJob(sealed) : sealed);
   }
 
   /** The job, or null when there is none with this id. */
@@ -195,16 +234,18 @@ export class JobRepository {
    * (the count before it), so a write whose answer was lost is never applied twice, and
    * {@link stepsOf} tells whether it was. With events, the job's outbox as this update left it (for
    * the relay, which then need not read it back); `true` without events; false when the engine no
-   * longer owns the job (or the count moved).
+   * longer owns the job (or the count moved). `options.job` is the job as the engine holds it, whose
+   * secrets the write seals. Events are written as they are: their payloads hold no variables or
+   * task values (names, statuses, times, and error entries, whose secrets the engine masked).
    */
   async writeClaimed(
     jobId: string,
     serverId: string,
     changes: Record<string, unknown>,
     events: OutboxEntry[],
-    options: { steps: number; inlineBytes?: number },
+    options: { steps: number; inlineBytes?: number; job?: SealingSource },
   ): Promise<OutboxState | boolean> {
-    const set = await this.outOfLine(jobId, changes, options.inlineBytes);
+    const set = await this.outOfLine(jobId, this.sealedSet(options.job, changes), options.inlineBytes);
     set.steps = options.steps + 1;
     const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE, steps: countIs(options.steps) };
     if (events.length === 0) return (await this.jobs.updateOne(filter, { $set: set })).matchedCount > 0;
@@ -331,12 +372,25 @@ export class JobRepository {
     );
   }
 
-  /** Leaves a person's answer on a waiting manual task for its owner to apply; the job after, or null when the task is not waiting. */
-  async requestFinish(jobId: string, taskId: string, request: FinishRequest): Promise<JobRecord | null> {
+  /**
+   * Leaves a person's answer on a waiting manual task for its owner to apply; the job after, or null
+   * when the task is not waiting. `job` is the job as read before (its secrets seal the answer's);
+   * a job that had none gets an empty `secretInputs` when the answer holds one (a password): from
+   * then on its writes are sealed too.
+   */
+  async requestFinish(jobId: string, taskId: string, request: FinishRequest, job?: SealingSource): Promise<JobRecord | null> {
+    let set: Record<string, unknown> = { [`tasks.${taskId}.finishRequest`]: request };
+    if (this.sealer !== undefined && job !== undefined) {
+      const secretInputs = job.secretInputs ?? (this.sealer.holdsSecrets(request.variables) ? [] : undefined);
+      if (secretInputs !== undefined) {
+        set = this.sealer.sealSet({ ...job, secretInputs }, set);
+        if (job.secretInputs === undefined) set = { ...set, secretInputs };
+      }
+    }
     return this.resolvedOne(
       await this.jobs.findOneAndUpdate(
         { _id: jobId, status: ACTIVE, [`tasks.${taskId}.status`]: 'running', [`tasks.${taskId}.finishRequest`]: { $exists: false } },
-        { $set: { [`tasks.${taskId}.finishRequest`]: request } },
+        { $set: set },
         { returnDocument: 'after' },
       ),
     );
@@ -345,7 +399,7 @@ export class JobRepository {
   /**
    * Puts a job in error back to running with `task` replacing task `taskId`, its errors and end
    * cleared, leased to `serverId` at `now`, writing `event` with it; the job after, or null when it
-   * is no longer in error.
+   * is no longer in error. `job` is the job as read before: its secrets seal the task's.
    */
   async restartTask(
     jobId: string,
@@ -355,8 +409,9 @@ export class JobRepository {
     now: number,
     by: string,
     event: OutboxEntry,
+    job?: SealingSource,
   ): Promise<JobRecord | null> {
-    const stored = await this.outOfLine(jobId, { [`tasks.${taskId}`]: task });
+    const stored = await this.outOfLine(jobId, this.sealedSet(job, { [`tasks.${taskId}`]: task }));
     const after = await this.jobs.findOneAndUpdate(
       // a job an archive batch holds no longer changes
       { _id: jobId, status: 'error', archive: { $exists: false } },
@@ -409,7 +464,10 @@ export class JobRepository {
   /** Those of `ids` that exist, as a childJob task reports them. */
   async childSummaries(ids: string[]): Promise<ChildJobSummary[]> {
     const found = await this.resolved(
-      await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, name: 1, status: 1, variables: 1, error: 1 } }),
+      await this.jobs.find(
+        { _id: { $in: ids } },
+        { projection: { _id: 1, name: 1, status: 1, variables: 1, error: 1, ...(this.sealer ? { secretInputs: 1 } : {}) } },
+      ),
     );
     return found.map((j) => ({
       _id: j._id,
@@ -437,11 +495,12 @@ export class JobRepository {
   }
 
   private async readPage(query: JobPageQuery): Promise<JobPageResult<JobRecord>> {
+    const { projection, strip } = this.reading(query.projection);
     const options = {
       sort: query.sort,
       skip: query.skip,
       limit: query.limit + 1,
-      ...(query.projection ? { projection: query.projection } : {}),
+      ...(projection ? { projection } : {}),
     };
     const [found, counted] = await Promise.all([
       this.jobs.find(query.pageFilter ?? query.filter, options),
@@ -458,7 +517,7 @@ export class JobRepository {
       nextAfter = (keyed && afterToken(keyed, query.sort)) ?? null;
     }
     return {
-      items: await this.resolved(items),
+      items: await this.resolved(items, strip),
       total: Math.min(counted, query.countLimit),
       totalExact: counted <= query.countLimit,
       hasMore,
@@ -479,14 +538,15 @@ export class JobRepository {
    * scan of the whole store that holds one batch in memory at a time (the metrics routes).
    */
   async *scan(filter: Filter, projection: Projection, batch = 500): AsyncGenerator<Record<string, unknown>[]> {
+    const reading = this.reading({ ...projection, _id: 1 });
     let after: string | undefined;
     for (;;) {
       const page: Record<string, unknown>[] = await this.jobs.find(
         after === undefined ? filter : { $and: [filter, { _id: { $gt: after } }] },
-        { sort: { _id: 1 }, limit: batch, projection: { ...projection, _id: 1 } },
+        { sort: { _id: 1 }, limit: batch, ...(reading.projection ? { projection: reading.projection } : {}) },
       );
       if (page.length === 0) return;
-      yield await this.resolved(page);
+      yield await this.resolved(page, reading.strip);
       const last = page[page.length - 1]?._id;
       if (page.length < batch || typeof last !== 'string') return;
       after = last;
@@ -505,7 +565,8 @@ export class JobRepository {
     options: { batch: number; limit?: number },
   ): AsyncGenerator<Record<string, unknown>[]> {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    const fields: Projection = { ...projection, _id: 1, 'metrics.start_time': 1 };
+    const reading = this.reading({ ...projection, _id: 1, 'metrics.start_time': 1 });
+    const fields = reading.projection ?? {};
     let read = 0;
     let after: Filter | undefined;
     while (read < limit) {
@@ -518,7 +579,7 @@ export class JobRepository {
       if (found.length === 0) return;
       read += found.length;
       const last = found[found.length - 1];
-      yield await this.resolved(found);
+      yield await this.resolved(found, reading.strip);
       if (found.length < size || last === undefined) return;
       after = keysetAfterJob(last, RECENT_FIRST);
       // a start time that is neither a number nor text has no place in the index order to go on from
@@ -648,6 +709,7 @@ export class JobRepository {
     // the jobs first: a job never refers to a value that is gone
     const removed = await this.jobs.deleteMany({ _id: { $in: ids }, archive: mark });
     await this.values?.deleteOfJobs(ids);
+    this.sealer?.forget(ids);
     return removed;
   }
 

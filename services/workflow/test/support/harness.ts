@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AppError, SYSTEM_CALLER, candidateNames } from '@nap/contracts';
 import type { Caller, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
+import { createSecretBox } from '@nap/runtime';
 import { createEmbeddedStore } from '@nap/store';
 import type { Collection, Doc, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
@@ -14,9 +15,13 @@ import type { JobRecord } from '../../src/domain/job-model';
 import type { LeaseClock } from '../../src/engine/lease-manager';
 import type { EngineRecord } from '../../src/store/engine-registry';
 import { JobRepository } from '../../src/store/job-repository';
+import { JobSealer } from '../../src/store/job-sealer';
 import { JobValueRepository } from '../../src/store/job-value-repository';
 import type { JobValueRecord } from '../../src/store/job-value-repository';
 import { ensureCollections } from '../../src/store/collections';
+
+/** The secret key the harness's engines seal jobs' secrets with (every engine of a store shares it, as replicas share `NAP_SECRET_KEY`). */
+export const HARNESS_SECRET_KEY = 'harness-secret-key-of-sixteen';
 
 /** What stands between an engine and its store in a test (a crash switch, a store outage): it wraps each collection. */
 export interface StoreFaults {
@@ -111,6 +116,7 @@ export async function startEngineHarness(
       busConnected: () => !busDown.down,
       broadcastWake: (jobId) => (shared ? shared.wake(jobId) : holder.engine?.wake(jobId)),
       logger: createLogger({ name: 'engine-test', level: process.env.NAP_LOG_LEVEL ?? 'silent' }),
+      secrets: createSecretBox(HARNESS_SECRET_KEY),
       ...(clock ? { leaseClock: clock } : {}),
     },
     options,
@@ -119,12 +125,16 @@ export async function startEngineHarness(
   await engine.start();
   const ready = engine;
 
-  const reader = new JobRepository(jobs, new JobValueRepository(store.collection<JobValueRecord>('job_values')));
+  const reader = new JobRepository(
+    jobs,
+    new JobValueRepository(store.collection<JobValueRecord>('job_values')),
+    new JobSealer(createSecretBox(HARNESS_SECRET_KEY)),
+  );
   async function waitUntil(jobId: string, check: (job: JobRecord) => boolean, what: string, timeoutMs = 10_000): Promise<JobRecord> {
     return eventually(
       `Job ${jobId} reaching ${what}`,
       async () => {
-        // as the engine and the routes read it: large values put back from job_values
+        // as the engine and the routes read it: large values put back from job_values, secrets opened
         const job = await reader.findById(jobId);
         if (job && check(job)) return job;
         // the job as it is, for the failure message
