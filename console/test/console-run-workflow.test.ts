@@ -78,6 +78,39 @@ const CHANGE_WINDOW = {
   inputSchema: CHANGE_WINDOW_SCHEMA,
 };
 
+/**
+ * A drain before maintenance: the switches to take out of service (a list of names, at least one)
+ * and who is on call (an object whose name is required). The Run dialog asks it with a form: each
+ * item and member a field, labelled and placeheld as the plain ones.
+ */
+const DRAIN = {
+  ...CHANGE_WINDOW,
+  name: 'Drain switches',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      devices: {
+        type: 'array',
+        title: 'Switches',
+        description: 'taken out of service in this order',
+        minItems: 1,
+        items: { type: 'string', minLength: 1, examples: ['core-1'] },
+      },
+      contact: {
+        type: 'object',
+        title: 'On call',
+        properties: {
+          name: { type: 'string', title: 'Name', examples: ['Ana Costa'] },
+          phone: { type: 'string', title: 'Phone', pattern: '^\\+[0-9 ]+$', examples: ['+33 1 23 45 67 89'] },
+        },
+        required: ['name'],
+      },
+      _id: { type: 'string' },
+    },
+    required: ['devices', 'contact', '_id'],
+  },
+};
+
 let platform: RunningPlatform;
 let browser: ConsoleBrowser;
 let page: Page;
@@ -88,7 +121,7 @@ const logged: string[] = [];
 
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
-  await createWorkflows(platform, PROVISION_VLAN, LONG, FIREWALL_UPGRADE, CHANGE_WINDOW);
+  await createWorkflows(platform, PROVISION_VLAN, LONG, FIREWALL_UPGRADE, CHANGE_WINDOW, DRAIN);
   const form = await platform.api<{ data: { _id: string } }>('POST', '/formbuilder/forms', {
     form: { name: 'Change window request', schema: CHANGE_WINDOW_SCHEMA, uiSchema: {}, validationSchema: CHANGE_WINDOW_SCHEMA },
   });
@@ -452,6 +485,69 @@ describe('Run on a workflow’s page', () => {
     await dialog.getByRole('button', { name: 'Run', exact: true }).click();
     const job = await landedJob('Provision VLAN');
     expect(job.variables).toMatchObject({ device: 'core-7', vlan: 707 });
+  }, 60_000);
+
+  it('asks for a list and a nested object with the form too: each item and member a field, the problems said and focused, the job started with what was written', async () => {
+    await page.goto(`${platform.url}/console/workflows`);
+    const row = page
+      .getByRole('table', { name: 'Workflows' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'Drain switches', exact: true }) });
+    await row.getByRole('button', { name: 'Run Drain switches', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run Drain switches' });
+    const run = dialog.getByRole('button', { name: 'Run', exact: true });
+    const switches = dialog.getByRole('group', { name: /^Switches/ });
+    const contact = dialog.getByRole('group', { name: /^On call/ });
+    const name = contact.getByRole('textbox', { name: /^Name/ });
+    const phone = contact.getByRole('textbox', { name: /^Phone/ });
+    await switches.waitFor();
+    // a form, not JSON: the list starts with the one item it needs, empty, its example as a placeholder
+    expect(await dialog.getByRole('textbox', { name: 'Variables as JSON' }).count()).toBe(0);
+    const first = switches.getByRole('textbox').first();
+    expect(await switches.getByRole('textbox').count()).toBe(1);
+    expect([await first.inputValue(), await first.getAttribute('placeholder')]).toEqual(['', 'core-1']);
+    // an item is labelled as the problems name it (Item 1 of Switches), not RJSF's Switches-1
+    expect(await switches.getByRole('textbox', { name: /^Item 1/ }).count()).toBe(1);
+    expect([await name.getAttribute('placeholder'), await phone.getAttribute('placeholder')]).toEqual(['Ana Costa', '+33 1 23 45 67 89']);
+    // a group titled otherwise than its variable names the variable, as a plain field does
+    expect(await said(switches)).toBe('devices: taken out of service in this order');
+    expect(await said(contact)).toBe('contact');
+    await expectAccessible();
+    const before = starts.length;
+
+    await run.click();
+    await dialog.getByText('Nothing was sent: 2 fields need a change.').waitFor();
+    for (const [field, sentence] of [
+      [first, 'Item 1 of Switches is required.'],
+      [name, 'Name in On call is required.'],
+    ] as const)
+      expect([await field.getAttribute('aria-invalid'), await said(field)]).toEqual(['true', sentence]);
+    await eventually('the focus on the first item', () => hasFocus(first));
+    expect(starts).toHaveLength(before);
+    await screenshot(page, 'run-workflow-list-object-invalid.png');
+
+    await first.fill('core-1');
+    await switches.getByRole('button', { name: 'Add an item to Switches' }).click();
+    await switches.getByRole('textbox').nth(1).fill('core-2');
+    await name.fill('Ana Costa');
+    await phone.fill('0123');
+    await run.click();
+    await eventually('Phone marked invalid', async () => (await phone.getAttribute('aria-invalid')) === 'true');
+    expect(await said(phone)).toBe('Phone in On call does not match pattern "^\\+[0-9 ]+$".');
+    expect(await first.getAttribute('aria-invalid')).toBeNull();
+    expect(starts).toHaveLength(before);
+    await phone.fill('+33 1 23 45 67 89');
+    // the same variables as JSON, and back to the form as they were
+    await dialog.getByRole('button', { name: 'Edit as JSON' }).click();
+    const variables = { devices: ['core-1', 'core-2'], contact: { name: 'Ana Costa', phone: '+33 1 23 45 67 89' } };
+    expect(JSON.parse(await dialog.getByRole('textbox', { name: 'Variables as JSON' }).inputValue())).toEqual(variables);
+    await dialog.getByRole('button', { name: 'Edit as a form' }).click();
+    expect(await switches.getByRole('textbox').nth(1).inputValue()).toBe('core-2');
+    await screenshot(page, 'run-workflow-list-object.png');
+    await run.click();
+    const job = await landedJob('Drain switches');
+    expect(job.variables).toMatchObject(variables);
+    expect(starts[before]).toEqual({ workflow: 'Drain switches', options: { variables } });
   }, 60_000);
 
   it('says which field of a form is wrong to everyone: each kind of field invalid and described by a sentence naming it, the focus on the first', async () => {

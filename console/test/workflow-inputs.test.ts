@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   blankRequired,
   formOf,
@@ -9,7 +11,20 @@ import {
   typeText,
   variablesText,
 } from '../src/pages/workflows/workflow-inputs';
+import { isRecord } from '../src/api/records';
 import { COMMAND_TEMPLATE_RUNNER, PROVISION_VLAN } from './support/workflows';
+
+const FIXTURES = path.resolve(__dirname, '../../../shared/fixtures/itential-assets');
+
+/** The inputSchema of the workflow `name` of the shared fixtures' project `file`, as imported. */
+function fixtureInputSchema(file: string, name: string): unknown {
+  const project = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as {
+    components: { type: string; document: { name: string; inputSchema?: unknown } }[];
+  };
+  const workflow = project.components.find((component) => component.type === 'workflow' && component.document.name === name);
+  if (!workflow) throw new Error(`the fixtures' ${file} has no workflow "${name}"`);
+  return workflow.document.inputSchema;
+}
 
 /** How the Run dialog reads a workflow's inputSchema: a form for plain members, JSON for the rest. */
 describe('a workflow’s inputs', () => {
@@ -54,10 +69,11 @@ describe('a workflow’s inputs', () => {
     expect(plan.uiSchema).toEqual({});
   });
 
-  it('write as JSON what a form cannot hold: objects, lists, several types, composed schemas, no members', () => {
+  it('write as JSON what a form cannot hold: objects without members, several types, composed schemas, no members', () => {
     const plain = { type: 'object', properties: { a: { type: 'string' } } };
     expect(isFormFriendly(plain)).toBe(true);
     expect(isFormFriendly({ ...plain, properties: { a: { type: 'object' } } })).toBe(false);
+    expect(isFormFriendly({ ...plain, properties: { a: { type: 'object', properties: {} } } })).toBe(false);
     expect(isFormFriendly({ ...plain, properties: { a: { type: ['string', 'null'] } } })).toBe(false);
     expect(isFormFriendly({ ...plain, properties: { a: {} } })).toBe(false);
     expect(isFormFriendly({ ...plain, required: ['b'] })).toBe(false);
@@ -65,6 +81,128 @@ describe('a workflow’s inputs', () => {
     expect(isFormFriendly({ type: 'object', properties: { _id: { type: 'string' } } })).toBe(false);
     expect(isFormFriendly(undefined)).toBe(false);
     expect(inputsOf(undefined)).toEqual([]);
+  });
+
+  it('ask with a form for lists of plain values and objects of plain members, one level down, their fields labelled and placeheld as plain ones', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        devices: { type: 'array', title: 'Devices', minItems: 1, items: { type: 'string', minLength: 1, examples: ['core-1'] } },
+        vlans: { type: 'array', items: { type: 'integer', minimum: 1 }, examples: [[120, 130]] },
+        modes: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['a', 'b'], enumNames: ['Access', 'Bridge'] } },
+        contact: {
+          type: 'object',
+          title: 'On call',
+          description: 'who answers during the window',
+          properties: {
+            name: { type: 'string', examples: ['Ana Costa'] },
+            phone: { type: 'string', title: 'Phone number', description: 'with the country code' },
+            pager: { type: 'boolean', examples: [true] },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+        _id: { type: 'string' },
+      },
+      required: ['devices', 'contact', '_id'],
+    };
+    expect(isFormFriendly(schema)).toBe(true);
+    const form = formOf(schema);
+    expect(form.schema).toEqual({
+      type: 'object',
+      properties: {
+        devices: { type: 'array', title: 'Devices', minItems: 1, items: { type: 'string', minLength: 1 } },
+        vlans: { type: 'array', title: 'vlans', items: { type: 'integer', minimum: 1 } },
+        modes: {
+          type: 'array',
+          title: 'modes',
+          uniqueItems: true,
+          items: { type: 'string', enum: ['a', 'b'], enumNames: ['Access', 'Bridge'] },
+        },
+        contact: {
+          type: 'object',
+          title: 'On call',
+          description: 'who answers during the window',
+          properties: {
+            name: { type: 'string', title: 'name' },
+            phone: { type: 'string', title: 'Phone number', description: 'with the country code' },
+            pager: { type: 'boolean', title: 'pager' },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+      required: ['devices', 'contact'],
+    });
+    expect(form.uiSchema).toEqual({
+      // an item's placeholder: the items' first example, else the first item of the list's first example
+      devices: { items: { 'ui:placeholder': 'core-1' } },
+      vlans: { items: { 'ui:placeholder': '120' } },
+      modes: { items: { 'ui:enumNames': ['Access', 'Bridge'] } },
+      contact: {
+        'ui:options': { variable: 'contact' },
+        'ui:description': 'who answers during the window',
+        name: { 'ui:placeholder': 'Ana Costa' },
+        phone: { 'ui:options': { variable: 'phone' }, 'ui:description': 'with the country code' },
+      },
+    });
+    // a choice's names as the platform's forms write them
+    expect(formOf({ type: 'object', properties: { site: { type: 'string', enum: ['pa'], enumNames: ['Paris'] } } }).uiSchema).toEqual({
+      site: { 'ui:enumNames': ['Paris'] },
+    });
+  });
+
+  it('keep as JSON what the form would draw badly or not at all: lists of objects or lists, tuples, maps, objects two levels down, members of any type', () => {
+    const withMember = (member: unknown) => ({ type: 'object', properties: { name: { type: 'string' }, member } });
+    expect(isFormFriendly(withMember({ type: 'array', items: { type: 'string' } }))).toBe(true);
+    expect(isFormFriendly(withMember({ type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } }))).toBe(false);
+    expect(isFormFriendly(withMember({ type: 'array', items: { type: 'array', items: { type: 'string' } } }))).toBe(false);
+    expect(isFormFriendly(withMember({ type: 'array', items: [{ type: 'string' }] }))).toBe(false);
+    expect(isFormFriendly(withMember({ type: 'array' }))).toBe(false);
+    expect(isFormFriendly(withMember({ type: 'array', items: { type: ['string', 'null'] } }))).toBe(false);
+    expect(isFormFriendly(withMember({ type: 'array', items: { $ref: '#/definitions/x' } }))).toBe(false);
+    expect(isFormFriendly(withMember({ type: 'array', items: { type: 'string' }, contains: { const: 'a' } }))).toBe(false);
+    const object = { type: 'object', properties: { a: { type: 'string' }, l: { type: 'array', items: { type: 'number' } } } };
+    expect(isFormFriendly(withMember(object))).toBe(true);
+    expect(isFormFriendly(withMember({ ...object, additionalProperties: false }))).toBe(true);
+    expect(isFormFriendly(withMember({ ...object, additionalProperties: true }))).toBe(false);
+    expect(isFormFriendly(withMember({ ...object, additionalProperties: { type: 'string' } }))).toBe(false);
+    // a required member the object does not describe, one of any type, a composed one
+    expect(isFormFriendly(withMember({ ...object, required: ['b'] }))).toBe(false);
+    expect(
+      isFormFriendly(withMember({ ...object, properties: { a: { type: ['array', 'boolean', 'null', 'number', 'object', 'string'] } } })),
+    ).toBe(false);
+    expect(isFormFriendly(withMember({ ...object, anyOf: [{ required: ['a'] }] }))).toBe(false);
+    // two levels of groups are as deep as the form goes
+    expect(isFormFriendly(withMember({ type: 'object', properties: { inner: object } }))).toBe(false);
+  });
+
+  it('read the shared fixtures’ schemas: an object of text and lists of text is a form; lists of objects and members of any type stay JSON', () => {
+    const meraki = fixtureInputSchema('Cisco_Meraki_Projects_Cisco_Meraki.project.json', 'Create Network and Claim Devices');
+    expect(isFormFriendly(meraki)).toBe(true);
+    const form = formOf(meraki);
+    const formData = form.schema.properties.formData as { properties: Record<string, unknown> };
+    expect(formData.properties.serials).toEqual({ type: 'array', title: 'serials', items: { type: 'string' } });
+    expect(form.uiSchema).toMatchObject({
+      formData: { serials: { items: { 'ui:placeholder': 'Q3AL-NE8E-R4K6' } }, networkName: { 'ui:placeholder': 'test' } },
+    });
+    expect(form.schema.required).toEqual(['formData']);
+    for (const [file, name] of [
+      // arrays of objects
+      ['Palo_Alto_Panorama_Projects_Palo_Alto_Panorama.project.json', 'Create Security Pre Rule'],
+      ['F5_BIG-IP_Projects_F5_BIG-IP.project.json', 'Create Pool and Members'],
+      // a list of text beside members of any type
+      ['Palo_Alto_Panorama_Projects_Palo_Alto_Panorama.project.json', 'Standalone Software Upgrade'],
+      // an object of text beside a member of any type
+      ['Kentik_Projects_Kentik.project.json', 'Device Flow Test'],
+    ] as const) {
+      const schema = fixtureInputSchema(file, name);
+      expect([name, isRecord(schema) && Object.keys(schema.properties as object).length > 0, isFormFriendly(schema)]).toEqual([
+        name,
+        true,
+        false,
+      ]);
+    }
   });
 
   it('start the JSON with what the workflow’s author wrote, a blank to fill for a required member without, and nothing for an optional one', () => {

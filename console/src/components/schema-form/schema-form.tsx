@@ -1,6 +1,6 @@
 import Form from '@rjsf/core';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
 import { focusFirstInvalid } from './focus';
@@ -32,12 +32,13 @@ const ALL_TEMPLATES = { ...TEMPLATES, BaseInputTemplate: InputTemplate };
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
   const form = useRef<Form<FormData, RJSFSchema>>(null);
+  const ui = useMemo(() => withItemLabels(schema, uiSchema ?? {}), [schema, uiSchema]);
   return (
     <Form<FormData, RJSFSchema>
       ref={form}
       className="schema-form"
       schema={schema}
-      {...(uiSchema ? { uiSchema } : {})}
+      uiSchema={ui}
       formData={formData}
       validator={formValidator}
       disabled={disabled ?? false}
@@ -55,6 +56,29 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, dis
       {children}
     </Form>
   );
+}
+
+/**
+ * `uiSchema` with the items of every list whose items have no title labelled `Item 1`, `Item 2`…
+ * (RJSF labels them `<list title>-1`), as the problems name them (`Item 1 of Switches is required.`);
+ * the list's own label says which list.
+ */
+function withItemLabels(schema: unknown, uiSchema: Ui): Ui {
+  if (!isObject(schema)) return uiSchema;
+  let ui = uiSchema;
+  if (isObject(schema.items) && schema.items.title === undefined && typeof ui.items !== 'function') {
+    const own: unknown = ui.items;
+    const items = withItemLabels(schema.items, isObject(own) ? (own as Ui) : {});
+    if (items['ui:title'] === undefined)
+      ui = { ...ui, items: (_item: unknown, index: number) => ({ ...items, 'ui:title': `Item ${index + 1}` }) };
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [name, property] of Object.entries(properties)) {
+    const current: unknown = ui[name];
+    const member = withItemLabels(property, isObject(current) ? (current as Ui) : {});
+    if (member !== current && Object.keys(member).length > 0) ui = { ...ui, [name]: member };
+  }
+  return ui;
 }
 
 /** What a field whose list the form's source fills when shown says: the console does not call that source. */

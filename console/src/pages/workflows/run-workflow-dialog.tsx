@@ -88,9 +88,10 @@ function InputsTable({ inputs }: { inputs: readonly WorkflowInput[] }) {
 
 /**
  * `Run` on a workflow's page: the job's variables as its inputSchema describes them, then
- * `POST /operations-manager/jobs/start` and the new job's page. A schema whose every member is one
- * plain value is asked with a form; any other (members of several types, objects, lists) and a
- * workflow without a schema are written as JSON, started from a skeleton of the members' examples.
+ * `POST /operations-manager/jobs/start` and the new job's page. A schema whose every member is a
+ * plain value, a list of plain values or an object of such members is asked with a form; any other
+ * (members of several types, lists of objects, deeper objects, composed schemas) and a workflow
+ * without a schema are written as JSON, started from a skeleton of the members' examples.
  * The platform checks the variables against the schema: its refusal, naming each member, stays here.
  */
 export function RunWorkflowDialog({

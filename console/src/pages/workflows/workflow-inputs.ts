@@ -1,6 +1,7 @@
 /**
  * A workflow's `inputSchema` read for the Run dialog: its members as a table, a JSON skeleton of
- * the variables, and, when every member is one plain value, a form. Imported schemas are messy
+ * the variables, and, when a form can ask for every member (a plain value, a list of them, an
+ * object of such members), a form. Imported schemas are messy
  * (members of every type at once, `examples`, editor titles, long `required` lists): the platform
  * checks the variables against the schema when the job starts, so nothing here refuses a schema.
  */
@@ -36,8 +37,28 @@ export const PLATFORM_VARIABLES: readonly string[] = ['_id', 'initiator'];
 
 /** The types a form field holds as one value. */
 const PLAIN_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
-/** Keywords a form of plain fields cannot honour: a schema with one of them is written as JSON. */
-const COMPOSED = ['$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties', 'dependencies', 'dependentSchemas'];
+/** Keywords a form of fields cannot honour: a schema with one of them is written as JSON. */
+const COMPOSED = [
+  '$ref',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'patternProperties',
+  'propertyNames',
+  'dependencies',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'prefixItems',
+  'contains',
+  'unevaluatedItems',
+];
+/**
+ * How deep a form goes: the inputSchema's members (1) and their own members (2, `contact.name`), no
+ * deeper. A member with more levels is written as JSON: groups in groups in a dialog read badly.
+ */
+const FORM_DEPTH = 2;
 /** The keywords the form writes its own way (label, help, placeholder). */
 const FORM_OWN = new Set(['examples', 'title', 'description']);
 /** Every JSON type (integer is a number): a member that accepts them all accepts anything. */
@@ -149,47 +170,123 @@ export function listText(names: readonly string[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1] ?? ''}`;
 }
 
-/** True when every member the caller gives is one plain value (text, a number, true or false): the dialog then asks with a form. */
+/** True for a schema a form field holds as one value: one plain type (an enum of it included), nothing composed. */
+function isPlain(schema: unknown): boolean {
+  if (!isRecord(schema) || COMPOSED.some((keyword) => keyword in schema)) return false;
+  const types = typesOf(schema);
+  return types.length === 1 && PLAIN_TYPES.has(types[0] ?? '');
+}
+
+/**
+ * True for a member a form can ask for at `depth` (1 for the inputSchema's own members): one plain
+ * value; a list of plain values (`devices: string[]`); or, within {@link FORM_DEPTH}, an object
+ * whose members are all described and themselves askable. Members of any type, lists of objects or
+ * of lists, tuples, and objects without members are not.
+ */
+function isAskable(schema: unknown, depth: number): boolean {
+  if (isPlain(schema)) return true;
+  if (!isRecord(schema) || COMPOSED.some((keyword) => keyword in schema)) return false;
+  const types = typesOf(schema);
+  if (types.length !== 1) return false;
+  // `items` as a list is a tuple: each place its own schema, which a list of like fields cannot show
+  if (types[0] === 'array') return isPlain(schema.items);
+  if (types[0] === 'object') return depth < FORM_DEPTH && hasAskableMembers(schema, depth + 1);
+  return false;
+}
+
+/** True when an object member names every member it takes (none of any other name) and each is askable at `depth`. */
+function hasAskableMembers(schema: Record<string, unknown>, depth: number): boolean {
+  // members of names the schema does not give (a map) are not fields a form can draw
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return false;
+  const members = inputsOf(schema);
+  return members.length > 0 && members.every((member) => isAskable(member.schema, depth));
+}
+
+/**
+ * True when every member the caller gives is one the form can ask for: one plain value (text, a
+ * number, true or false), a list of them, or an object of such members (one level down, no more).
+ * The dialog then asks with a form; any other schema is written as JSON.
+ */
 export function isFormFriendly(inputSchema: unknown): boolean {
   if (!isRecord(inputSchema) || COMPOSED.some((keyword) => keyword in inputSchema)) return false;
   if (inputSchema.type !== undefined && inputSchema.type !== 'object') return false;
   const asked = inputsOf(inputSchema).filter((input) => !input.givenByPlatform);
   if (asked.length === 0) return false;
-  return asked.every(
-    (input) =>
-      Object.keys(input.schema).length > 0 &&
-      input.types.length === 1 &&
-      PLAIN_TYPES.has(input.types[0] ?? '') &&
-      !COMPOSED.some((keyword) => keyword in input.schema),
-  );
+  return asked.every((input) => isAskable(input.schema, 1));
+}
+
+/** A schema without the keywords the form writes its own way. */
+function withoutFormOwn(schema: Record<string, unknown>): JsonObject {
+  return Object.fromEntries(Object.entries(schema).filter(([keyword]) => !FORM_OWN.has(keyword)));
+}
+
+/** The UI of a plain field: the choices' names (`enumNames`, as the platform's forms write them), its example as a placeholder. */
+function plainUi(schema: Record<string, unknown>, example: { value: unknown } | undefined): JsonObject {
+  const ui: JsonObject = {};
+  if (Array.isArray(schema.enumNames)) ui['ui:enumNames'] = schema.enumNames.map(String);
+  // a box or a choice has no place for a placeholder
+  const typed = !typesOf(schema).includes('boolean') && !Array.isArray(schema.enum);
+  if (example !== undefined && typed) ui['ui:placeholder'] = valueText(example.value);
+  return ui;
+}
+
+/** The first example of a list's items: the items' own, else the first item of the list's own first example. */
+function itemExample(list: WorkflowInput, items: Record<string, unknown>): { value: unknown } | undefined {
+  if (Array.isArray(items.examples) && items.examples.length > 0) return { value: items.examples[0] };
+  if (Array.isArray(list.example) && list.example.length > 0) return { value: list.example[0] };
+  return undefined;
+}
+
+/** One member as the form asks for it (see {@link formOf}), at any depth: its schema and its UI schema. */
+function fieldOf(input: WorkflowInput): { schema: JsonObject; ui: JsonObject } {
+  const { schema: own } = input;
+  // examples become the placeholder, not a list of suggestions
+  const schema: JsonObject = {
+    ...withoutFormOwn(own),
+    // the title as the schema writes it ("Plan" for plan), the name where it gives none
+    title: text(own.title) ?? input.name,
+    ...(input.description ? { description: input.description } : {}),
+  };
+  const ui: JsonObject = {};
+  // the description line shows the variable's name (and the description after it)
+  if (input.title) Object.assign(ui, { 'ui:options': { variable: input.name }, 'ui:description': input.description ?? input.name });
+  if (input.types[0] === 'object') {
+    const members = membersOf(inputsOf(own));
+    schema.properties = members.properties;
+    Object.assign(ui, members.uiSchema);
+  } else if (input.types[0] === 'array' && isRecord(own.items)) {
+    // an item keeps its title ("Device": it labels each item) and description; its examples become its placeholder
+    schema.items = Object.fromEntries(Object.entries(own.items).filter(([keyword]) => keyword !== 'examples'));
+    const itemUi = plainUi(own.items, itemExample(input, own.items));
+    if (Object.keys(itemUi).length > 0) ui.items = itemUi;
+  } else {
+    Object.assign(ui, plainUi(own, input.hasExample ? { value: input.example } : undefined));
+  }
+  return { schema, ui };
+}
+
+/** The members of one object as form fields: their schemas by name, and their UI schemas by name where they have one. */
+function membersOf(inputs: readonly WorkflowInput[]): { properties: Record<string, JsonObject>; uiSchema: JsonObject } {
+  const properties: Record<string, JsonObject> = {};
+  const uiSchema: JsonObject = {};
+  for (const input of inputs) {
+    const field = fieldOf(input);
+    properties[input.name] = field.schema;
+    if (Object.keys(field.ui).length > 0) uiSchema[input.name] = field.ui;
+  }
+  return { properties, uiSchema };
 }
 
 /**
  * The form of a form-friendly inputSchema: each member labelled by its title (its name where it
  * has none), the name it sets beside a title in code type (the name the workflow's tasks and the
  * platform's refusals use), its description as help, its first example as a placeholder (not a
- * value: nothing is sent that the person did not write).
+ * value: nothing is sent that the person did not write). A list's items take the placeholder of
+ * theirs; an object's members are asked the same way, inside a group named by the object.
  */
 export function formOf(inputSchema: unknown): { schema: JsonObject & { properties: Record<string, JsonObject> }; uiSchema: JsonObject } {
   const asked = inputsOf(inputSchema).filter((input) => !input.givenByPlatform);
-  const properties: Record<string, JsonObject> = {};
-  const uiSchema: JsonObject = {};
-  for (const input of asked) {
-    // examples become the placeholder, not a list of suggestions
-    const rest = Object.fromEntries(Object.entries(input.schema).filter(([keyword]) => !FORM_OWN.has(keyword)));
-    properties[input.name] = {
-      ...rest,
-      // the title as the schema writes it ("Plan" for plan), the name where it gives none
-      title: text(input.schema.title) ?? input.name,
-      ...(input.description ? { description: input.description } : {}),
-    };
-    const ui: JsonObject = {};
-    // the description line shows the variable's name (and the description after it)
-    if (input.title) Object.assign(ui, { 'ui:options': { variable: input.name }, 'ui:description': input.description ?? input.name });
-    const plain = input.types[0] !== 'boolean' && !Array.isArray(input.schema.enum);
-    if (input.hasExample && plain) ui['ui:placeholder'] = valueText(input.example);
-    if (Object.keys(ui).length > 0) uiSchema[input.name] = ui;
-  }
+  const { properties, uiSchema } = membersOf(asked);
   const required = asked.filter((input) => input.required).map((input) => input.name);
   return { schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) }, uiSchema };
 }
