@@ -2,7 +2,7 @@ import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Navigate, Route, BrowserRouter, Routes, useLocation, useNavigate } from 'react-router';
-import { ApiError, whenSessionLost } from './api/http';
+import { ApiError, isLoggedOut, whenSessionLost } from './api/http';
 import type { LostRequest } from './api/http';
 import { Layout } from './components/layout';
 import { LiveEventsProvider } from './live/live-events';
@@ -92,6 +92,8 @@ function SignedIn() {
       // no session in this tab yet (the first GET /whoami answered 401: a first visit, a bookmark after a
       // restart): nothing ended, and RequireSession sends the person to log in without saying so
       if (ended === undefined && client.getQueryData(WHOAMI_KEY) === undefined) return;
+      // the person logged out: what was still loading or following meets the session they ended
+      if (isLoggedOut()) return;
       client.clear();
       const next = `${location.pathname}${location.search}`;
       const unsent = request === undefined || request.method === 'GET' ? undefined : hasDraft() ? 'kept' : 'lost';

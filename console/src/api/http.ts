@@ -70,6 +70,21 @@ export interface LostRequest {
 }
 
 let onSessionLost: ((request: LostRequest) => void) | undefined;
+/** Set from a log-out until the next log-in: a 401 then is the session the person ended, not one lost. */
+let loggedOut = false;
+
+/**
+ * Whether the person logged out (and has not logged in since): the 401s of requests and streams
+ * still in flight when the session ended are then no lost session, and nothing is said of them.
+ */
+export function isLoggedOut(): boolean {
+  return loggedOut;
+}
+
+/** Notes a log-out (`true`, before its request goes) or a log-in (`false`, once it succeeded). */
+export function setLoggedOut(value: boolean): void {
+  loggedOut = value;
+}
 
 /** Who is told when the platform answers 401 (the app sends people to the log-in page, saying why). */
 export function whenSessionLost(handler: (request: LostRequest) => void): void {
@@ -139,7 +154,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (!res.ok) {
     const error = await errorOf(res);
     // a wrong password is the log-in page's to say, not a lost session
-    if (error.status === 401 && path !== '/login') onSessionLost?.({ method, path });
+    if (error.status === 401 && path !== '/login' && !loggedOut) onSessionLost?.({ method, path });
     throw error;
   }
   if (res.status === 204) return undefined as T;

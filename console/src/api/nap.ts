@@ -1,6 +1,6 @@
 import type { BodyOf, JobDocument, ResponseOf, Task } from '@nap/contracts';
 import { knownHostsRoute } from '@nap/contracts/dist/device-endpoints';
-import { request } from './http';
+import { request, setLoggedOut } from './http';
 import type { Query } from './http';
 
 /**
@@ -44,9 +44,11 @@ export const nap = {
   async login(username: string, password: string): Promise<void> {
     const body: BodyOf<'admin.login'> = { user: { username, password } };
     await request<string>('POST', '/login', { body });
+    setLoggedOut(false);
   },
-  /** `GET /logout`: ends the session and clears the cookie. */
+  /** `GET /logout`: ends the session and clears the cookie. What answers 401 after it is no lost session (see {@link isLoggedOut}). */
   async logout(): Promise<void> {
+    setLoggedOut(true);
     await request('GET', '/logout');
   },
   whoami: () => request<Whoami>('GET', '/whoami'),
