@@ -184,6 +184,31 @@ describe('a job with secrets, in the store', () => {
     expect(read.variables.echoed).toBe(`pw=${PASSWORD}`);
   });
 
+  it("seals a task's output of a secret name in a job that had no secrets, and every write of that job after it", async () => {
+    const job = newJobRecord({
+      id: 'j-output',
+      workflow: linearWorkflow('output'),
+      variables: { site: 'ams' },
+      caller: SYSTEM_CALLER,
+      serverId: 'engine-one',
+      now: 1,
+    });
+    await repository.insert(job);
+    // an adapter call answered a token: the job had no secrets until this write
+    const task: JobTask = { ...(job.tasks.a1 as JobTask), status: 'complete', variables: { outgoing: { response: { token: PASSWORD } } } };
+    await repository.writeClaimed('j-output', 'engine-one', { 'tasks.a1': task }, [], { steps: 0, job });
+    expect(job.secretInputs).toEqual([]);
+    expect(await storedText()).not.toContain(PASSWORD);
+    // a later write copies it into a variable of another name: sealed as a copy of the job's secret
+    const variables = { ...job.variables, header: `Bearer ${PASSWORD}` };
+    await repository.writeClaimed('j-output', 'engine-one', { variables }, [], { steps: 1, job: { ...job, variables } });
+    expect(await storedText()).not.toContain(PASSWORD);
+    const read = (await repository.findById('j-output')) as JobRecord;
+    expect(read.tasks.a1?.variables?.outgoing).toEqual({ response: { token: PASSWORD } });
+    expect(read.variables.header).toBe(`Bearer ${PASSWORD}`);
+    expect(read.secretInputs).toEqual([]);
+  });
+
   it('keeps a large value that holds a secret sealed in job_values too', async () => {
     const small = repositoryWith(KEY, 64);
     const job = secretJob('j-large', { password: PASSWORD, listing: [`${'x'.repeat(200)} ${PASSWORD}`, 'y'.repeat(200)] });

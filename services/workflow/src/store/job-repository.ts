@@ -143,6 +143,22 @@ export class JobRepository {
     return this.sealer === undefined || job === undefined ? set : this.sealer.sealSet(job, set);
   }
 
+  /**
+   * {@link sealedSet} of a step of the engine. A job that had no secrets and now writes a member of a
+   * secret name (a task's output with a `token`, a variable a task set) takes an empty `secretInputs`,
+   * in the store and in `job` as the engine holds it: from this write on, its writes are sealed.
+   */
+  private sealedStep(job: SealingSource | undefined, set: Record<string, unknown>): Record<string, unknown> {
+    if (this.sealer === undefined || job === undefined) return set;
+    if (job.secretInputs === undefined) {
+      if (!this.sealer.holdsSecretMember(set)) return set;
+      job.secretInputs = [];
+    }
+    // a job that took its secrets during its run says so with each write: a write refused and made
+    // again carries it too, so the store never holds a sealed value of a job it does not open
+    return this.sealer.sealSet(job, job.secretInputs.length === 0 ? { ...set, secretInputs: [] } : set);
+  }
+
   private async resolvedOne<T extends { variables?: unknown; tasks?: unknown }>(doc: T | null): Promise<T | null> {
     if (doc === null) return null;
     const [out] = await this.resolved([doc]);
@@ -245,7 +261,7 @@ export class JobRepository {
     events: OutboxEntry[],
     options: { steps: number; inlineBytes?: number; job?: SealingSource },
   ): Promise<OutboxState | boolean> {
-    const set = await this.outOfLine(jobId, this.sealedSet(options.job, changes), options.inlineBytes);
+    const set = await this.outOfLine(jobId, this.sealedStep(options.job, changes), options.inlineBytes);
     set.steps = options.steps + 1;
     const filter = { _id: jobId, 'metrics.server_id': serverId, status: ACTIVE, steps: countIs(options.steps) };
     if (events.length === 0) return (await this.jobs.updateOne(filter, { $set: set })).matchedCount > 0;

@@ -132,6 +132,15 @@ export class JobSealer {
     return out ?? set;
   }
 
+  /**
+   * Whether `value` holds a member of a secret name with a value: what a write of a job without
+   * secrets looks for (a task's output with a `token`), cheap enough for every write (names only,
+   * each decided once).
+   */
+  holdsSecretMember(value: unknown): boolean {
+    return hasSecretMember(value, 0);
+  }
+
   /** Whether `value` holds a secret by the platform's policy (a member of a secret name with a value, private key material). */
   holdsSecrets(value: unknown): boolean {
     const found = findSecrets(value);
