@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { RefObject } from 'react';
 import styles from './form-field.module.css';
+import { StatusIcon } from './status-icon';
 
 export interface FieldProps {
   name: string;
@@ -49,7 +50,9 @@ export function Field({ name, label, value, onChange, problem, hint, type = 'tex
       ) : null}
       {problem ? (
         <p id={`${id}-problem`} className={styles.problem}>
-          {problem}
+          {/* an icon beside the red: what is wrong is not told by colour alone */}
+          <StatusIcon status="error" className={styles.problemIcon} />
+          <span>{problem}</span>
         </p>
       ) : null}
     </div>
