@@ -31,6 +31,7 @@ import { JobRepository } from './store/job-repository';
 import type { JobValueRecord } from './store/job-value-repository';
 import { ReplicaRepository } from './store/replica-repository';
 import { RetentionRepository } from './store/retention-repository';
+import { StoredJobSealing } from './store/stored-job-sealing';
 import { TriggerRepository } from './store/trigger-repository';
 import { WorkerSettingsRepository } from './store/worker-settings-repository';
 
@@ -127,6 +128,14 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
     audit: createAuditRecorder(bus),
     log: archiveLog,
   });
+  // the jobs an earlier release stored with their secrets in clear, sealed once in the background
+  const storedSealing = new StoredJobSealing({
+    store,
+    jobs: engine.repository,
+    serverId: engine.serverId,
+    leaseMs: engine.leaseMs,
+    log: logger.child({ component: 'job-sealing' }),
+  });
   const workers = new WorkerControl(
     new WorkerSettingsRepository(store),
     new ReplicaRepository(store),
@@ -190,10 +199,12 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       schedules.start();
       archiver.start();
       await retention.start();
+      storedSealing.start();
       return {
         name: 'workflow',
         stop: async () => {
           await registered.stop();
+          await storedSealing.stop();
           await retention.stop();
           await archiver.stop();
           await schedules.stop();

@@ -5,6 +5,7 @@ import { SECRET_MASK, SYSTEM_CALLER } from '@nap/contracts';
 import { createSecretBox } from '@nap/runtime';
 import { createEmbeddedStore } from '@nap/store';
 import type { EmbeddedStore } from '@nap/store';
+import { createLogger } from '@nap/telemetry';
 import { linearWorkflow, task, workflowDocument } from '@nap/testing';
 import { newJobRecord, toPublicJob } from '../src/domain/job-model';
 import type { JobRecord, JobTask } from '../src/domain/job-model';
@@ -12,6 +13,8 @@ import { JobRepository } from '../src/store/job-repository';
 import { JobSealer, SEALED } from '../src/store/job-sealer';
 import { JobValueRepository } from '../src/store/job-value-repository';
 import type { JobValueRecord } from '../src/store/job-value-repository';
+import { StoredJobSealing } from '../src/store/stored-job-sealing';
+import type { StoredJobSealingParts } from '../src/store/stored-job-sealing';
 import { parentOf } from './support/child-job';
 import { startEngineHarness } from './support/harness';
 
@@ -276,6 +279,195 @@ describe('jobs the sealing leaves as they are', () => {
     const read = (await repository.findById('j-legacy')) as JobRecord;
     expect(read.variables).toEqual(legacy.variables);
     expect(read.tasks.b2).toEqual(task);
+  });
+});
+
+describe('the jobs an earlier release stored in clear, sealed once at start', () => {
+  const TOKEN = 'older-release-token-9d2e';
+
+  /** A job as an earlier release stored it, in `status`: its secrets in clear; without `secretInputs` for one older still. */
+  async function storeLegacy(job: JobRecord, status: JobRecord['status'], older = false): Promise<JobRecord> {
+    const legacy = structuredClone({ ...job, status });
+    if (older) delete legacy.secretInputs;
+    await store.collection<JobRecord>('jobs').insertOne(structuredClone(legacy));
+    return legacy;
+  }
+
+  /** A job of the release before secretInputs: a variable of a secret name, and a task's output that copied it. */
+  function olderJob(id: string): JobRecord {
+    const job = newJobRecord({
+      id,
+      workflow: linearWorkflow('older'),
+      variables: { token: TOKEN, site: 'ams' },
+      caller: SYSTEM_CALLER,
+      serverId: 'engine-one',
+      now: Date.now(),
+    });
+    const a1 = job.tasks.a1 as JobTask;
+    job.tasks.a1 = { ...a1, status: 'complete', variables: { ...a1.variables, outgoing: { header: `Bearer ${TOKEN}` } } };
+    return job;
+  }
+
+  function sealing(parts: Partial<StoredJobSealingParts> = {}, lines: string[] = []): StoredJobSealing {
+    return new StoredJobSealing({
+      store,
+      jobs: repository,
+      serverId: 'engine-one',
+      leaseMs: 60_000,
+      batchJobs: 2,
+      log: createLogger({ name: 'sealing-test', level: 'info', destination: { write: (line: string) => lines.push(line) } }),
+      ...parts,
+    });
+  }
+
+  it('seals finished jobs of the previous release and of older ones, leaves running and archived jobs, and reads them back whole', async () => {
+    const previous = await storeLegacy(secretJob('j-prev'), 'complete');
+    const older = await storeLegacy(olderJob('j-older'), 'error', true);
+    const running = await storeLegacy(secretJob('j-running'), 'running');
+    const archived = await storeLegacy(olderJob('j-archived'), 'complete', true);
+    await store.collection('jobs').updateOne({ _id: 'j-archived' }, { $set: { archive: 'batch-1' } });
+    const plain = await storeLegacy(
+      newJobRecord({
+        id: 'j-plain',
+        workflow: linearWorkflow('plain'),
+        variables: { site: 'ams' },
+        caller: SYSTEM_CALLER,
+        serverId: 'e',
+        now: 1,
+      }),
+      'complete',
+    );
+    // a large value an earlier release kept in job_values, in clear
+    const small = new JobRepository(
+      store.collection<JobRecord>('jobs'),
+      new JobValueRepository(store.collection<JobValueRecord>('job_values'), { inlineBytes: 64, maxBytes: 15 * 1024 * 1024 }),
+    );
+    const large = { ...olderJob('j-large'), status: 'complete' as const };
+    large.variables = { ...large.variables, listing: [`${'x'.repeat(200)} ${TOKEN}`, 'y'.repeat(200)] };
+    delete large.secretInputs;
+    await small.insert(large);
+    const clearValues = (await store.collection('job_values').find({})).map((v) => v._id);
+    expect(JSON.stringify(await store.collection('job_values').find({}))).toContain(TOKEN);
+
+    const lines: string[] = [];
+    // batches of two: the position is kept between them
+    expect(await sealing({}, lines).run()).toBe('done');
+
+    for (const id of ['j-prev', 'j-older', 'j-large']) {
+      const text = JSON.stringify(await rawJob(id));
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(ACCESS_CODE);
+      expect(text).not.toContain(TOKEN);
+    }
+    expect(JSON.stringify(await store.collection('job_values').find({}))).not.toContain(TOKEN);
+    // the values in clear are gone, their sealed successors stored
+    expect(await store.collection('job_values').countDocuments({ _id: { $in: clearValues } })).toBe(0);
+    expect((await rawJob('j-older')).variables).toMatchObject({ token: { [SEALED]: expect.any(String) }, site: 'ams' });
+    expect((await rawJob('j-prev')).variables).toMatchObject({ access: { code: { [SEALED]: expect.any(String) }, site: 'ams' } });
+    // a running job is its engine's, an archived one its archive's: as they were
+    expect(await rawJob('j-running')).toEqual(running);
+    expect(await rawJob('j-archived')).toEqual({ ...archived, archive: 'batch-1' });
+    expect(await rawJob('j-plain')).toEqual(plain);
+
+    // read back whole; a job of an older release now says it has secrets
+    expect(await repository.findById('j-prev')).toEqual(previous);
+    expect(await repository.findById('j-older')).toEqual({ ...older, secretInputs: [] });
+    expect(await repository.findById('j-large')).toEqual({ ...large, secretInputs: [] });
+
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; jobs?: number });
+    expect(logged).toEqual([expect.objectContaining({ jobs: 3, msg: 'Jobs stored by an earlier release got their secrets sealed' })]);
+    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ nextRunAt: null, sealed: 3 });
+  });
+
+  it('leaves a job written, restarted or archived between its read and its write to that write', async () => {
+    await storeLegacy(secretJob('j-restarted'), 'error');
+    await storeLegacy(secretJob('j-marked'), 'complete');
+    await storeLegacy(secretJob('j-kept'), 'complete');
+    const jobs = store.collection<JobRecord>('jobs');
+    // what other writers do right before the pass writes a job
+    const meanwhile: Record<string, () => Promise<unknown>> = {
+      'j-restarted': () =>
+        jobs.updateOne(
+          { _id: 'j-restarted' },
+          { $set: { status: 'running', last_updated: new Date(Date.now() + 1_000).toISOString(), 'variables.added': 'by the restart' } },
+        ),
+      'j-marked': () => jobs.updateOne({ _id: 'j-marked' }, { $set: { archive: 'batch-2' } }),
+    };
+    const racing = new Proxy(jobs, {
+      get(target, name, receiver) {
+        if (name === 'updateOne')
+          return async (...args: Parameters<typeof jobs.updateOne>) => {
+            const id = String((args[0] as { _id?: unknown })._id);
+            const other = meanwhile[id];
+            delete meanwhile[id];
+            if (other !== undefined) await other();
+            return target.updateOne(...args);
+          };
+        const value: unknown = Reflect.get(target, name, receiver);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const racingRepository = new JobRepository(racing, undefined, new JobSealer(createSecretBox(KEY)));
+    expect(await racingRepository.sealStoredBatch(undefined, 10)).toEqual({ read: 3, sealed: 1, unreadable: 0, last: 'j-restarted' });
+
+    const restarted = await rawJob('j-restarted');
+    expect(restarted).toMatchObject({ status: 'running', variables: { password: PASSWORD, added: 'by the restart' } });
+    expect(await rawJob('j-marked')).toMatchObject({ archive: 'batch-2', variables: { password: PASSWORD } });
+    expect((await rawJob('j-kept')).variables).toMatchObject({ password: { [SEALED]: expect.any(String) } });
+  });
+
+  it('goes on from its position after a failure, one replica at a time, and once through does nothing but one read', async () => {
+    for (const id of ['j-1', 'j-2', 'j-3', 'j-4', 'j-5']) await storeLegacy(olderJob(id), 'complete', true);
+    const afters: (string | undefined)[] = [];
+    let fail = true;
+    // what each batch waits for first (nothing until the second go)
+    const batches = { gate: Promise.resolve() };
+    const counting: StoredJobSealingParts['jobs'] = {
+      sealStoredBatch: async (after, limit) => {
+        afters.push(after);
+        await batches.gate;
+        // the store fails at the second batch: the first one's position is kept
+        if (after !== undefined && fail) throw new Error('store unavailable');
+        return repository.sealStoredBatch(after, limit);
+      },
+    };
+    await expect(sealing({ jobs: counting }).run()).rejects.toThrow('store unavailable');
+    expect(afters).toEqual([undefined, 'j-2']);
+    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ nextRunAt: 0, after: 'j-2', sealed: 2 });
+    expect(JSON.stringify(await rawJob('j-3'))).toContain(TOKEN);
+
+    // another replica claims it while this one works: it waits
+    fail = false;
+    afters.length = 0;
+    let open!: () => void;
+    batches.gate = new Promise((resolve) => (open = resolve));
+    const first = sealing({ jobs: counting }).run();
+    while (afters.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await sealing({ jobs: counting, serverId: 'engine-two' }).run()).toBe('busy');
+    open();
+    expect(await first).toBe('done');
+    // it went on from where it stood, not from the start
+    expect(afters).toEqual(['j-2', 'j-4']);
+    for (const id of ['j-3', 'j-4', 'j-5']) expect(JSON.stringify(await rawJob(id))).not.toContain(TOKEN);
+    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ nextRunAt: null, sealed: 5 });
+
+    // done: a later start reads the one document and nothing more
+    afters.length = 0;
+    await storeLegacy(olderJob('j-6'), 'complete', true);
+    expect(await sealing({ jobs: counting, serverId: 'engine-two' }).run()).toBe('complete');
+    expect(afters).toEqual([]);
+  });
+
+  it('runs in the background once started, and stops with the service', async () => {
+    await storeLegacy(olderJob('j-bg'), 'complete', true);
+    const lines: string[] = [];
+    const pass = sealing({}, lines);
+    pass.start();
+    while ((await store.collection('job_sealing').findOne({ _id: 'jobs' }))?.nextRunAt !== null)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    await pass.stop();
+    expect(JSON.stringify(await rawJob('j-bg'))).not.toContain(TOKEN);
+    expect(lines).toHaveLength(1);
   });
 });
 

@@ -16,7 +16,8 @@ import type { IndexSpec, Store } from '@nap/store';
  * document (`domain/job-values`), by job. Jobs ended before a moment are found by end time
  * (archiving). `job_archives` holds the archives, `job_archive_batches` each batch's phase, members
  * and metric sums, `job_archive_chunks` the compressed file in parts (in `_id` order),
- * `job_retention` the retention's due time and claim.
+ * `job_retention` the retention's due time and claim, `job_sealing` where the sealing of the jobs an
+ * earlier release stored with their secrets in clear is, and its claim (`stored-job-sealing`).
  */
 export const WORKFLOW_COLLECTIONS = {
   jobs: [
@@ -51,6 +52,7 @@ export const WORKFLOW_COLLECTIONS = {
   job_archive_batches: [{ keys: { archive: 1 } }, { keys: { phase: 1 } }],
   job_archive_chunks: [{ keys: { archive: 1 } }],
   job_retention: [],
+  job_sealing: [],
 } as const satisfies Record<string, readonly IndexSpec[]>;
 
 /**

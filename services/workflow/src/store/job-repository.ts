@@ -1,6 +1,6 @@
 import type { JobErrorEntry } from '@nap/contracts';
 import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
-import { ARCHIVABLE_JOB_STATUSES } from '@nap/contracts';
+import { ARCHIVABLE_JOB_STATUSES, hasCode } from '@nap/contracts';
 import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
 import { afterToken, keysetAfterJob } from '../domain/job-page';
@@ -621,6 +621,84 @@ export class JobRepository {
       }
       if (found.length < batch) return updated;
     }
+  }
+
+  /**
+   * One batch of the sealing of jobs stored before job sealing (see {@link JobSealer.resealStored}):
+   * the finished jobs not held by an archive whose ids follow `after` (at most `limit`, in id order),
+   * each whose store holds a secret in clear written again sealed, with its large values. Each write
+   * is made only while the job is as it was read (its status, count of steps, last update, no archive
+   * mark): a write, restart, archive or delete since wins, and the job is left to it. What was read
+   * and sealed, and the last id read (where the next batch starts); `unreadable` counts the jobs that
+   * cannot be read whole (a sealed value this key does not open, a large value missing), left as they are.
+   */
+  async sealStoredBatch(
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ read: number; sealed: number; unreadable: number; last: string | undefined }> {
+    const found = await this.jobs.find(
+      {
+        status: { $in: [...ARCHIVABLE_JOB_STATUSES] },
+        archive: { $exists: false },
+        ...(after === undefined ? {} : { _id: { $gt: after } }),
+      },
+      { sort: { _id: 1 }, limit },
+    );
+    let sealed = 0;
+    let unreadable = 0;
+    for (const job of found) {
+      const outcome = await this.sealStored(job);
+      if (outcome === 'sealed') sealed++;
+      else if (outcome === 'unreadable') unreadable++;
+    }
+    return { read: found.length, sealed, unreadable, last: found[found.length - 1]?._id };
+  }
+
+  private async sealStored(stored: JobRecord): Promise<'sealed' | 'unreadable' | undefined> {
+    if (this.sealer === undefined) return undefined;
+    const refs = this.values?.refsOf(stored) ?? new Set<string>();
+    let job: JobRecord | undefined;
+    try {
+      if (refs.size > 0) await this.values?.resolve([stored]);
+      job = this.sealer.resealStored(stored);
+    } catch (err) {
+      if (hasCode(err, 'INTERNAL')) return 'unreadable';
+      throw err;
+    }
+    if (job === undefined) return undefined;
+    const filter: Filter = {
+      _id: stored._id,
+      status: stored.status,
+      archive: { $exists: false },
+      steps: countIs(stored.steps ?? 0),
+      last_updated: stored.last_updated === undefined ? { $exists: false } : stored.last_updated,
+    };
+    let written: Record<string, unknown>;
+    let matched: number;
+    try {
+      written = await this.storedValues(job);
+      matched = (await this.jobs.updateOne(filter, { $set: written })).matchedCount;
+    } catch (err) {
+      if (this.values === undefined || !hasCode(err, 'STORE_DOCUMENT_TOO_LARGE')) throw err;
+      // as the engine does for a job that grew too large: every value out of the document
+      written = await this.storedValues(job, 0);
+      matched = (await this.jobs.updateOne(filter, { $set: written })).matchedCount;
+    }
+    if (matched === 0) return undefined;
+    if (this.values !== undefined && refs.size > 0) {
+      // the values in clear the job referred to before (the sealed ones are stored under other ids)
+      const kept = this.values.refsOf(written);
+      await this.values.deleteValues([...refs].filter((id) => !kept.has(id)));
+    }
+    return 'sealed';
+  }
+
+  /** The `$set` of the members of `job` (sealed) that hold values, and its `secretInputs`, its large values stored first. */
+  private async storedValues(job: JobRecord, inlineBytes?: number): Promise<Record<string, unknown>> {
+    const doc = this.values ? await this.values.externalizeJob(job, inlineBytes) : job;
+    const set: Record<string, unknown> = { secretInputs: job.secretInputs ?? [] };
+    for (const member of ['variables', 'tasks', 'error', 'pinned'] as const) if (doc[member] !== undefined) set[member] = doc[member];
+    return set;
   }
 
   /** Who may see each of the jobs that exist among `ids`: groups, owner and initiator. */

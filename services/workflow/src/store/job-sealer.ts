@@ -112,6 +112,31 @@ export class JobSealer {
   }
 
   /**
+   * A job as an earlier release stored it (`stored`: its large values put back, its sealed values, if
+   * any, not opened) sealed whole as a new job is ({@link sealJob}); undefined when the store holds
+   * none of its secrets in clear. A job without `secretInputs` that holds a secret (a member of a
+   * secret name, private key material) takes an empty `secretInputs`, as a running job that takes one
+   * does; one that holds none is left as it is. `stored` is not changed.
+   */
+  resealStored<T extends SealingSource>(stored: T): T | undefined {
+    const members = stored as Record<string, unknown>;
+    let job: T;
+    if (stored.secretInputs === undefined) {
+      if (!VALUE_MEMBERS.some((member) => Object.hasOwn(stored, member) && this.holdsSecrets(members[member]))) return undefined;
+      job = { ...stored, secretInputs: [] };
+    } else {
+      // what a write of this release sealed already is opened, so that its copies elsewhere are found
+      job = structuredClone(stored);
+      this.openJob(job as Record<string, unknown>);
+    }
+    const sealed = this.sealJob(job);
+    // a job that is done: nothing of it to keep for later writes
+    this.forget([stored._id]);
+    const out = sealed as Record<string, unknown>;
+    return VALUE_MEMBERS.some((member) => sealsMore(out[member], members[member], 0)) ? sealed : undefined;
+  }
+
+  /**
    * The `$set` of a write to `job` (as the engine holds it) with the secret values of what it sets
    * sealed (`variables`, `error`, `pinned`, a task or a member of one); `set` itself for a job
    * without secrets. `set` is not changed: what it sets is copied along what is sealed.
@@ -362,4 +387,23 @@ function hasSecretMember(value: unknown, depth: number): boolean {
     if (hasSecretMember(item, depth + 1)) return true;
   }
   return false;
+}
+
+/**
+ * Whether `sealed` (a value of a job sealed by {@link JobSealer.sealJob}) seals something that
+ * `stored` (the same value as the store holds it) holds in clear: a sealed value where the store has
+ * another.
+ */
+function sealsMore(sealed: unknown, stored: unknown, depth: number): boolean {
+  if (sealed === stored || sealed === null || typeof sealed !== 'object') return false;
+  if (isSealedValue(sealed)) return !isSealedValue(stored);
+  // below the deepest level sealing walks, values are sealed whole: seen above
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(sealed)) {
+    if (!Array.isArray(stored)) return true;
+    return sealed.some((item: unknown, i) => sealsMore(item, stored[i], depth + 1));
+  }
+  if (!isRecord(sealed)) return false;
+  if (!isRecord(stored)) return true;
+  return Object.keys(sealed).some((name) => sealsMore(sealed[name], stored[name], depth + 1));
 }

@@ -78,16 +78,36 @@ export class JobValueRepository {
 
   /**
    * A new job with its large values replaced by references, the values stored first; the job itself
-   * (not a copy) when it holds none, as most do: the caller only encodes it.
+   * (not a copy) when it holds none, as most do: the caller only encodes it. `inlineBytes` overrides
+   * the limit (0: every value out, for a job too large all the same).
    */
-  async externalizeJob<T extends { _id: string; variables?: unknown; tasks?: unknown }>(job: T): Promise<T> {
-    const { inlineBytes } = this.limits;
+  async externalizeJob<T extends { _id: string; variables?: unknown; tasks?: unknown }>(
+    job: T,
+    inlineBytes = this.limits.inlineBytes,
+  ): Promise<T> {
     if (!jobValueSlots(job).some((slot) => outOfLine(slot.holder[slot.key], inlineBytes) !== undefined)) return job;
     const copy = { ...job } as T & { variables?: Record<string, unknown>; tasks?: Record<string, JobTask> };
     if (copy.variables) copy.variables = { ...copy.variables };
     if (copy.tasks) copy.tasks = Object.fromEntries(Object.entries(copy.tasks).map(([id, task]) => [id, copyForSlots(task)]));
-    await this.moveOut(job._id, jobValueSlots(copy), this.limits.inlineBytes);
+    await this.moveOut(job._id, jobValueSlots(copy), inlineBytes);
     return copy;
+  }
+
+  /** Ids of the values a job (or a projection of it) refers to in place of its large values. */
+  refsOf(job: { variables?: unknown; tasks?: unknown }): Set<string> {
+    const out = new Set<string>();
+    for (const slot of jobValueSlots(job)) {
+      const value = slot.holder[slot.key];
+      if (isValueRef(value)) out.add(value[VALUE_REF]);
+    }
+    return out;
+  }
+
+  /** Removes the values `ids` (their job no longer refers to them), and forgets that they were stored. */
+  async deleteValues(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    for (const id of ids) this.stored.delete(id);
+    await this.values.deleteMany({ _id: { $in: [...ids] } });
   }
 
   /** Replaces the references in jobs (or projections of them) by the values, in place; the same array. */
