@@ -83,17 +83,44 @@ function toJsonSafe(value: unknown, path: Path, paths: Path[]): unknown {
 }
 
 function hasSpecials(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null)
-    return typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value));
+  return typeof value === 'object' && value !== null ? objectHasSpecials(value) : specialPrimitive(value);
+}
+
+/** A number JSON cannot carry, or a bigint (stored as a number). */
+function specialPrimitive(value: unknown): boolean {
+  return typeof value === 'bigint' || (typeof value === 'number' && !Number.isFinite(value));
+}
+
+/**
+ * {@link hasSpecials} of an object. The primitives among its members are tested here rather than
+ * by a call each: most values of a document are strings and numbers, and a call per value cost
+ * about as much as the rest of the walk.
+ */
+function objectHasSpecials(value: object): boolean {
   if (Array.isArray(value)) {
-    for (const v of value) if (hasSpecials(v)) return true;
+    for (let i = 0; i < value.length; i += 1) {
+      const v: unknown = value[i];
+      if (typeof v === 'object' ? v !== null && objectHasSpecials(v) : typeof v !== 'string' && specialPrimitive(v)) return true;
+    }
     return false;
   }
-  // a plain object of this realm is no special itself (the tag tests hold across realms, and cost)
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null && special(value)) return true;
   // for…in rather than Object.values: no array made for every object of every document written
-  for (const k in value) if (Object.hasOwn(value, k) && hasSpecials((value as Record<string, unknown>)[k])) return true;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    // an object of another realm (the tag tests hold across realms, and cost), or not a plain one: its own members only
+    if (special(value)) return true;
+    for (const k in value) if (Object.hasOwn(value, k) && hasSpecials((value as Record<string, unknown>)[k])) return true;
+    return false;
+  }
+  // a plain object of this realm is no special itself, and has no inherited members but those of a polluted prototype
+  for (const k in value) {
+    const v: unknown = (value as Record<string, unknown>)[k];
+    if (
+      (typeof v === 'object' ? v !== null && objectHasSpecials(v) : typeof v !== 'string' && specialPrimitive(v)) &&
+      Object.hasOwn(value, k)
+    )
+      return true;
+  }
   return false;
 }
 

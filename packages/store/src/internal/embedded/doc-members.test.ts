@@ -46,6 +46,30 @@ describe('doc-codec members format', () => {
     expect(encodeChangedMembers(stored, part, new Set(['when']))).toBeUndefined();
   });
 
+  it('finds a value JSON cannot carry at any depth, and stores a document without one as members', () => {
+    const plain = { _id: 'p', a: [1, 'x', true, null, { b: [2.5, { c: 'd' }] }], e: { f: -0, g: '' }, h: Object.create(null) };
+    expect(storedMembers(encodeDoc(plain))).toBeDefined();
+    class Holder {
+      when = new Date(7);
+    }
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { n: Number.NEGATIVE_INFINITY });
+    const specials: { doc: { _id: string } & Record<string, unknown>; decoded?: unknown }[] = [
+      { doc: { _id: 's1', a: [1, { b: ['x', Number.NaN] }] } },
+      { doc: { _id: 's2', a: { b: { c: Number.POSITIVE_INFINITY } } } },
+      { doc: { _id: 's3', a: ['x', [BigInt(7)]] }, decoded: { _id: 's3', a: ['x', [7]] } },
+      { doc: { _id: 's4', a: [{ when: new Date(5) }] } },
+      { doc: { _id: 's5', a: { bytes: Buffer.from('hi') } } },
+      { doc: { _id: 's6', a: [new Holder()] } },
+      { doc: { _id: 's7', a: bare } },
+    ];
+    for (const { doc, decoded = doc } of specials) {
+      const text = encodeDoc(doc);
+      // tagged and stored whole: the members format holds plain JSON only
+      expect(storedMembers(text)).toBeUndefined();
+      expect(decodeDoc(text)).toEqual(decoded);
+    }
+  });
+
   it('tells an update that keeps a document plain JSON from one that may not', () => {
     expect(isPlainUpdate({ $set: { a: { b: [1, 'x', null] } }, $unset: { c: '' }, $push: { d: { $each: [1] } } })).toBe(true);
     expect(isPlainUpdate({ $set: { a: new Date(0) } })).toBe(false);
