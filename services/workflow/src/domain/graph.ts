@@ -6,6 +6,9 @@ export type Transitions = Record<string, Record<string, { type?: string; state?:
 export const START = 'workflow_start';
 export const END = 'workflow_end';
 
+/** The targets of a task that takes no transition on a state. */
+const NONE: readonly string[] = Object.freeze([]);
+
 /** One outgoing transition. */
 export interface Edge {
   to: string;
@@ -33,10 +36,15 @@ export class JobGraph {
   ) {
     this.ids = Object.keys(tasks);
     this.loopIds = this.ids.filter((id) => tasks[id]?.name === 'forEach');
-    for (const [from, targets] of Object.entries(transitions ?? {})) {
+    // for…in rather than Object.entries: no list of pairs made for every task of every job started
+    const all = transitions ?? {};
+    for (const from in all) {
+      if (!Object.hasOwn(all, from)) continue;
+      const targets = all[from];
       const edges: Edge[] = [];
-      for (const [to, t] of Object.entries(targets ?? {})) {
-        if (!Object.hasOwn(tasks, to)) continue;
+      for (const to in targets) {
+        if (!Object.hasOwn(targets, to) || !Object.hasOwn(tasks, to)) continue;
+        const t = targets[to];
         edges.push({ to, state: t?.state ?? 'success', type: t?.type ?? 'standard' });
       }
       this.out.set(from, edges);
@@ -48,11 +56,14 @@ export class JobGraph {
     return this.out.get(from) ?? [];
   }
 
-  /** Targets of the transitions of `from` taken on `state`. */
-  next(from: string, state: string): string[] {
-    return this.edges(from)
-      .filter((e) => e.state === state)
-      .map((e) => e.to);
+  /** Targets of the transitions of `from` taken on `state` (a list of its own, or a shared empty one: read it only). */
+  next(from: string, state: string): readonly string[] {
+    const edges = this.out.get(from);
+    if (edges === undefined) return NONE;
+    // a loop rather than a filter and a map: called at every task's end
+    let targets: string[] | undefined;
+    for (const edge of edges) if (edge.state === state) (targets ??= []).push(edge.to);
+    return targets ?? NONE;
   }
 
   /** Tasks reachable from `from` (not counting `from` unless a cycle returns to it); forEach loop edges do not count. */
@@ -79,7 +90,7 @@ export class JobGraph {
     let set = this.bodies.get(loopTask);
     if (set === undefined) {
       set = new Set();
-      const stack = this.next(loopTask, 'loop');
+      const stack = [...this.next(loopTask, 'loop')];
       while (stack.length > 0) {
         const id = stack.pop() as string;
         if (set.has(id) || id === loopTask || id === END) continue;

@@ -93,7 +93,11 @@ function jsonBytesBound(value: unknown, budget: number, depth: number): number {
 
 /** The first member of `values` larger than `maxBytes`, with its size; undefined when all fit. */
 export function oversizedValue(values: Record<string, unknown> | undefined, maxBytes: number): { name: string; bytes: number } | undefined {
-  for (const [name, value] of Object.entries(values ?? {})) {
+  if (values === undefined) return undefined;
+  // for…in rather than Object.entries: no list of pairs made for every task's incoming and outgoing values
+  for (const name in values) {
+    if (!Object.hasOwn(values, name)) continue;
+    const value = values[name];
     // a string's JSON is at least its length: most values are far below the limit and cost nothing to check
     if (typeof value === 'string' && value.length * 3 + 2 <= maxBytes) continue;
     // nor do the others, whose shape bounds their size below it

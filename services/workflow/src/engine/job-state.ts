@@ -1,7 +1,7 @@
 import { findDeclaredSecrets, findSecrets, noSecrets, secretMask } from '@nap/contracts';
 import type { FoundSecrets, JobEventName, SecretMask } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { merged, setOwn } from '@nap/util';
+import { isRecord, merged, setOwn } from '@nap/util';
 import { END, JobGraph, START } from '../domain/graph';
 import { NO_TRANSITION_MESSAGE } from '../domain/job-model';
 import type { JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
@@ -213,26 +213,31 @@ export class JobState {
   ): void {
     const task = this.task(id);
     const t = answer === undefined ? Date.now() : endOf(task, answer);
-    const start = task.metrics?.start_time ?? t;
     task.status = finishState === 'error' ? 'error' : 'complete';
-    task.metrics = merged(task.metrics, {
-      start_time: start,
-      end_time: t,
-      run_time: t - start,
-      finish_state: finishState,
-      server_id: this.serverId,
-      ...(answer !== undefined ? { user: answer.by } : {}),
-    });
+    // changed in place rather than copied with the changes: the task's metrics are its own (made when
+    // it started, or read with the job), and a copy per task's end was most of what its end made
+    const metrics = (task.metrics ??= {});
+    const start = metrics.start_time ?? t;
+    metrics.start_time = start;
+    metrics.end_time = t;
+    metrics.run_time = t - start;
+    metrics.finish_state = finishState;
+    metrics.server_id = this.serverId;
+    if (answer !== undefined) metrics.user = answer.by;
     const variables = (task.variables ??= {});
-    variables.outgoing = merged(variables.outgoing, outgoing);
+    const recorded = variables.outgoing;
+    // in place too (the task's outgoing values are its own) unless a member named __proto__ would set a prototype
+    if (isRecord(recorded) && !Object.hasOwn(outgoing, '__proto__')) Object.assign(recorded, outgoing);
+    else variables.outgoing = merged(recorded, outgoing);
     if (error !== undefined) variables.error = error;
-    const writes = task.writes;
-    if (writes?.outgoing) {
-      for (const [name, jobVariable] of Object.entries(writes.outgoing)) {
-        if (Object.hasOwn(outgoing, name)) this.setVariable(jobVariable, outgoing[name]);
+    const writes = task.writes?.outgoing;
+    if (writes) {
+      for (const name in writes) {
+        if (Object.hasOwn(writes, name) && Object.hasOwn(outgoing, name)) this.setVariable(writes[name] as string, outgoing[name]);
       }
     }
-    if (writes?.error && error !== undefined) this.setVariable(writes.error, error);
+    const writesError = task.writes?.error;
+    if (writesError && error !== undefined) this.setVariable(writesError, error);
     this.markTask(id);
   }
 
@@ -243,7 +248,8 @@ export class JobState {
   private withinLimits(id: string, outcome: TaskOutcome): TaskOutcome {
     const { maxBytes } = this.valueLimits;
     const output = oversizedValue(outcome.outgoing, maxBytes);
-    const variable = output === undefined ? oversizedValue(outcome.setVariables, maxBytes) : undefined;
+    const variable =
+      output === undefined && outcome.setVariables !== undefined ? oversizedValue(outcome.setVariables, maxBytes) : undefined;
     const big = output ?? variable;
     if (big === undefined) return outcome;
     const what = output !== undefined ? `the output "${big.name}" of task "${id}"` : `the variable "${big.name}" that task "${id}" sets`;
@@ -313,7 +319,8 @@ export class JobState {
     }
     const task = this.task(id);
     this.recordFinish(id, outcome.finishState, outcome.outgoing, outcome.error, answer);
-    for (const [name, value] of Object.entries(outcome.setVariables ?? {})) this.setVariable(name, value);
+    const sets = outcome.setVariables;
+    if (sets !== undefined) for (const name in sets) if (Object.hasOwn(sets, name)) this.setVariable(name, sets[name]);
     if (id !== START) this.emitTask('taskFinish', id, outcome.finishState, answer);
     const targets = this.graph.next(id, outcome.finishState);
     for (const to of targets) this.activate(to);
@@ -368,7 +375,10 @@ export class JobState {
     this.job.last_updated = new Date().toISOString();
     this.dirtyTasks.clear();
     this.dirtyFields.clear();
-    const events = this.events.splice(0).map(([event, payload]) => outboxEntry(event, payload));
+    const queued = this.events;
+    this.events = [];
+    const events: OutboxEntry[] = [];
+    for (const [event, payload] of queued) events.push(outboxEntry(event, payload));
     const steps = this.job.steps ?? 0;
     this.job.steps = steps + 1;
     return { events, steps };
