@@ -1,4 +1,5 @@
 import type { JobDocument, Trigger } from '@nap/contracts';
+import { createSecretBox } from '@nap/runtime';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually, task, workflowDocument } from '@nap/testing';
@@ -395,13 +396,17 @@ describe('secrets in form data', () => {
     const run = await platform.http('POST', `/operations-manager/triggers/manual/${created._id}/run`, { token, body: {} });
     expect(run.status).toBe(200);
     const job = await waitForJob(platform, token, (run.body as Envelope<JobDocument>).data._id);
-    // the job ran with the token itself (its store holds it); every copy of it is answered masked
+    // the job ran with the token itself (a task copied it); every copy of it is answered masked
     expect(job.variables).toMatchObject({ api_token: '********', site: 'fra', copied: '********' });
+    // and stored sealed with the platform's secret key, the token and its copy alike
     const stored = await platform.stores
       .get('workflow')
-      ?.collection<{ _id: string; variables: Record<string, unknown> }>('jobs')
+      ?.collection<{ _id: string; variables: Record<string, { __nap_sealed?: string }> }>('jobs')
       .findOne({ _id: job._id });
-    expect(stored?.variables).toMatchObject({ api_token: secret, copied: secret });
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    const box = createSecretBox('test-secret-key-of-32-characters');
+    const opened = (member: string) => JSON.parse(box.open(String(stored?.variables[member]?.__nap_sealed))) as unknown;
+    expect({ api_token: opened('api_token'), copied: opened('copied') }).toEqual({ api_token: secret, copied: secret });
   });
 });
 
