@@ -416,6 +416,28 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
     expect((await rawJob('j-kept')).variables).toMatchObject({ password: { [SEALED]: expect.any(String) } });
   });
 
+  it('leaves a job sealed under another secret key as it is, counts it in one warning, and goes on with the others', async () => {
+    // sealed by this release with a key the platform no longer has (NAP_SECRET_KEY changed)
+    const foreign = repositoryWith('another-secret-key-of-32-chars!!');
+    const sealedElsewhere = secretJob('j-foreign');
+    sealedElsewhere.status = 'complete';
+    await foreign.insert(sealedElsewhere);
+    const before = await rawJob('j-foreign');
+    await storeLegacy(olderJob('j-older'), 'complete', true);
+    const lines: string[] = [];
+    expect(await sealing({}, lines).run()).toBe('done');
+    expect(await rawJob('j-foreign')).toEqual(before);
+    expect((await rawJob('j-older')).variables).toMatchObject({ token: { [SEALED]: expect.any(String) } });
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; jobs?: number });
+    expect(logged).toEqual([
+      expect.objectContaining({ jobs: 1, msg: 'Jobs stored by an earlier release got their secrets sealed' }),
+      expect.objectContaining({
+        jobs: 1,
+        msg: 'Jobs stored by an earlier release could not be read whole to seal their secrets; left as they are',
+      }),
+    ]);
+  });
+
   it('goes on from its position after a failure, one replica at a time, and once through does nothing but one read', async () => {
     for (const id of ['j-1', 'j-2', 'j-3', 'j-4', 'j-5']) await storeLegacy(olderJob(id), 'complete', true);
     const afters: (string | undefined)[] = [];
