@@ -13,7 +13,7 @@ import type {
 } from '@rjsf/utils';
 import type { MouseEvent } from 'react';
 import { StatusIcon } from '../status-icon';
-import { fieldAria } from './field-aria';
+import { fieldAria, isInvalid } from './field-aria';
 import { controlOf, idOfProperty } from './focus';
 
 /**
@@ -140,7 +140,7 @@ function ArrayFieldTemplate(props: ArrayFieldTemplateProps<FormData, RJSFSchema>
   );
   const { AddButton } = registry.templates.ButtonTemplates;
   const editable = !readonly && !disabled;
-  const invalid = rawErrors !== undefined && rawErrors.length > 0;
+  const invalid = isInvalid(rawErrors);
   const label = options.title ?? title;
   return (
     <fieldset className={className} id={fieldPathId.$id} tabIndex={invalid ? -1 : undefined} {...fieldAria(fieldPathId, invalid)}>

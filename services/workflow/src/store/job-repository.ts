@@ -5,6 +5,7 @@ import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES } from '../domain/job-model';
 import { afterToken, keysetAfterJob } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
+import { VALUE_MEMBERS } from './job-sealer';
 import type { JobSealer, SealingSource } from './job-sealer';
 import type { JobValueRepository } from './job-value-repository';
 
@@ -697,7 +698,7 @@ export class JobRepository {
   private async storedValues(job: JobRecord, inlineBytes?: number): Promise<Record<string, unknown>> {
     const doc = this.values ? await this.values.externalizeJob(job, inlineBytes) : job;
     const set: Record<string, unknown> = { secretInputs: job.secretInputs ?? [] };
-    for (const member of ['variables', 'tasks', 'error', 'pinned'] as const) if (doc[member] !== undefined) set[member] = doc[member];
+    for (const member of VALUE_MEMBERS) if (doc[member] !== undefined) set[member] = doc[member];
     return set;
   }
 

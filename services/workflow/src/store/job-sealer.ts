@@ -31,7 +31,7 @@ export function isSealedValue(value: unknown): value is SealedValue {
 export type SealingSource = Pick<JobRecord, '_id' | 'variables' | 'secretInputs'> & { tasks?: unknown; pinned?: unknown };
 
 /** The members of a job document that hold values (the others hold the engine's bookkeeping, names and times). */
-const VALUE_MEMBERS = ['variables', 'tasks', 'error', 'pinned'] as const;
+export const VALUE_MEMBERS = ['variables', 'tasks', 'error', 'pinned'] as const;
 
 /**
  * The members of a task that hold values (its incoming, outgoing, resolved and error, a person's
