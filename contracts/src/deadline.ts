@@ -7,6 +7,14 @@ import { AppError } from './errors';
  * repository taking it as an argument. `serve()` opens the scope around a handler and closes it when
  * the handler ends: work that outlives the request (a job's runner started by a start request) is no
  * longer bound by that request's deadline.
+ *
+ * The scope is an `AsyncLocalStorage`, which on Node 20 runs a hook on every promise the process
+ * makes once it is used (about 5% of the workflow engine's CPU). `serve()` therefore opens it only
+ * in a process where a store asked for it ({@link boundCallsByRequestDeadline}: the MongoDB store,
+ * whose calls wait on a server that may hang). The embedded store's calls take microseconds and
+ * never wait on another machine: it honours a scope that is open, and a process of embedded stores
+ * runs without one (a handler's own waits are bounded by `ctx.deadline` and its calls to other
+ * services by theirs).
  */
 interface DeadlineScope {
   readonly deadline: number;
@@ -14,6 +22,21 @@ interface DeadlineScope {
 }
 
 const scopes = new AsyncLocalStorage<DeadlineScope>();
+
+let scopesWanted = false;
+
+/** A store of this process bounds its calls by the deadline of the request in scope: `serve()` opens the scope from now on. */
+export function boundCallsByRequestDeadline(): void {
+  scopesWanted = true;
+}
+
+/**
+ * Runs a request's handler `fn` within its `deadline` ({@link runWithDeadline}) when a store of the
+ * process bounds its calls by it, else as it is (see the module's note).
+ */
+export function withinRequestDeadline<T>(deadline: number, fn: () => Promise<T>): Promise<T> {
+  return scopesWanted ? runWithDeadline(deadline, fn) : fn();
+}
 
 /** Runs `fn` with `deadline` (epoch ms) as the current request deadline until `fn` settles. */
 export async function runWithDeadline<T>(deadline: number, fn: () => Promise<T>): Promise<T> {

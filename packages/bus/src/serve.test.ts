@@ -1,5 +1,5 @@
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { AppError, SYSTEM_CALLER, subjectOf, getOperation } from '@nap/contracts';
+import { AppError, SYSTEM_CALLER, boundCallsByRequestDeadline, currentDeadline, subjectOf, getOperation } from '@nap/contracts';
 import { createLogger, createMetrics, initTracing, SpanKind } from '@nap/telemetry';
 import type { Tracing } from '@nap/telemetry';
 import { startNatsServer } from '@nap/testing';
@@ -150,4 +150,34 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
     expect(server?.spanContext().traceId).toBe(clientSpan?.spanContext().traceId);
     expect(server?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
   });
+});
+
+// last in the file: a store's request for deadline scopes holds for the rest of the process
+it("opens the request's deadline scope around handlers only once a store of the process bounds its calls by it", async () => {
+  const bus = createMemoryBus();
+  const service = await serve({
+    bus,
+    service: 'admin',
+    version: '0.0.0-test',
+    logger,
+    handlers: {
+      getGroup: async (input: { params: { groupId: string } }) => {
+        await Promise.resolve(); // past the handler's first turn: the scope follows its awaits
+        return { _id: input.params.groupId, name: String(currentDeadline() ?? 'none') };
+      },
+    },
+  });
+  try {
+    const deadlineSeen = async () =>
+      (await createBusClient({ bus }).call('admin.getGroup', { params: { groupId: 'g' } }, { caller: SYSTEM_CALLER })).body.name;
+    // embedded stores only: no AsyncLocalStorage, whose hooks would run on every promise of the process
+    expect(await deadlineSeen()).toBe('none');
+    boundCallsByRequestDeadline();
+    const seen = Number(await deadlineSeen());
+    expect(seen).toBeGreaterThan(Date.now());
+    expect(seen).toBeLessThanOrEqual(Date.now() + getOperation('admin.getGroup').timeoutMs);
+  } finally {
+    await service.stop();
+    await bus.close();
+  }
 });

@@ -6,9 +6,9 @@ import {
   isAppError,
   notImplemented,
   operationsOf,
-  runWithDeadline,
   subjectOf,
   validateRequest,
+  withinRequestDeadline,
 } from '@nap/contracts';
 import type {
   AuditPart,
@@ -51,8 +51,14 @@ export interface HandlerContext {
   call<Id extends OperationId>(operationId: Id, input: CallInputOf<Id>): Promise<ResponseOf<Id>>;
   /** Like `call`, for an operation named at run time (a workflow task's `app.method`); the answer is `unknown`. */
   callDynamic(operationId: string, input: CallInput): Promise<unknown>;
-  /** Publishes a durable event (`nap.evt.…`) with the current trace context. */
+  /** Publishes a durable event (`nap.evt.…`) carrying the request id. */
   publishEvent(subject: string, payload: unknown): Promise<void>;
+  /**
+   * The request's trace context (its SERVER span's), for code that hands the trace on to another
+   * system itself (an orchestrator's `traceparent`): processes run without a context manager (see
+   * `asyncContext` of `initTracing`), so nothing carries it through async code implicitly.
+   */
+  readonly trace: Context;
   /**
    * Tells the audit trail what the request acted on (`target`: kind, id, name) and, for an update,
    * which members changed (`changes`, from `auditChanges(before, after)` of `@nap/contracts`, masked
@@ -359,7 +365,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
     const key = req.headers[HEADERS.idempotencyKey];
     const records = options.idempotency;
     const invoke = async (): Promise<Outcome> => {
-      const outcome = toOutcome(op, await runWithDeadline(meta.deadline, () => handler(input, ctx)));
+      const outcome = toOutcome(op, await withinRequestDeadline(meta.deadline, () => handler(input, ctx)));
       if (audit !== undefined) outcome.audit = auditHeader(audit);
       return outcome;
     };
@@ -502,6 +508,10 @@ class RequestContext implements HandlerContext {
 
   get log(): Logger {
     return this.meta.log();
+  }
+
+  get trace(): Context {
+    return this.meta.trace;
   }
 }
 

@@ -4,7 +4,7 @@
  * server gives only in a failover, under load or misconfigured.
  */
 import { createServer } from 'node:net';
-import { runWithDeadline } from '@nap/contracts';
+import { runWithDeadline, withinRequestDeadline } from '@nap/contracts';
 import { DeclaredIndexes, createMongoStore, type Store } from '../src/index';
 import { Double, Int32, Long } from 'mongodb';
 import { answerOnce, cursorReply, startWireMock, type WireMock } from './wire-mock';
@@ -168,6 +168,10 @@ describe("a request's deadline bounds each call end to end", () => {
     await items.find({}); // connected
     mock.script(answerOnce('find', 'hold'));
     await expect(runWithDeadline(Date.now() + 300, () => items.find({ n: 1 }))).rejects.toMatchObject({ code: 'TIMEOUT', status: 504 });
+    // a process with a MongoDB store has serve() open each request's scope: its handler's calls carry the deadline
+    mock.script(answerOnce('find', 'hold'));
+    await expect(withinRequestDeadline(Date.now() + 300, () => items.find({ n: 2 }))).rejects.toMatchObject({ code: 'TIMEOUT' });
+    mock.releaseHeld();
   });
 
   it('answers TIMEOUT while waiting for a pooled connection past the deadline (the pool is busy)', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, assertBeforeDeadline, remainingMs } from '../contracts';
+import { AppError, assertBeforeDeadline, boundCallsByRequestDeadline, remainingMs } from '../contracts';
 import { isPlainObject } from '@nap/util';
 import {
   MongoClient,
@@ -425,6 +425,8 @@ function acquireClient(options: MongoStoreOptions): { client: MongoClient; relea
  * translated at this edge (see {@link translateMongoError}).
  */
 export function createMongoStore(options: MongoStoreOptions): Store {
+  // a call waits on a server that may hang: requests of this process carry their deadline to it
+  boundCallsByRequestDeadline();
   let held: ReturnType<typeof acquireClient>;
   try {
     held = acquireClient(options);
