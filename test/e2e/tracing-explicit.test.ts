@@ -1,6 +1,6 @@
-// The trace of a request in a process without a context manager, as the distributed gateway runs
-// (initTracing({ asyncContext: false })): the gateway and serve() hand the trace context on
-// themselves, so one trace still runs from the HTTP request through every service it reaches.
+// The trace of a request in a process without a context manager, as every process of the platform
+// runs (initTracing's default): the gateway and serve() hand the trace context on themselves, so
+// one trace still runs from the HTTP request through every service it reaches.
 import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -14,7 +14,7 @@ let tracing: Tracing;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  tracing = initTracing({ serviceName: 'nap-trace-explicit-test', exporter, simple: true, asyncContext: false });
+  tracing = initTracing({ serviceName: 'nap-trace-explicit-test', exporter, simple: true });
   platform = await startTestPlatform();
 });
 

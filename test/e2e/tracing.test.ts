@@ -9,7 +9,8 @@ let tracing: Tracing;
 let platform: TestPlatform;
 
 beforeAll(async () => {
-  tracing = initTracing({ serviceName: 'nap-trace-test', exporter, simple: true });
+  // the opt-in context manager (the platform's processes run without one: tracing-explicit.test.ts)
+  tracing = initTracing({ serviceName: 'nap-trace-test', exporter, simple: true, asyncContext: true });
   platform = await startTestPlatform();
 });
 

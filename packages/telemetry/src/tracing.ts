@@ -11,6 +11,8 @@ import { errorMessage, onFirstUse } from '@nap/util';
 
 export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export type { Span, Context } from '@opentelemetry/api';
+/** The empty context: no trace (code that passes the context itself, outside any request). */
+export { ROOT_CONTEXT } from '@opentelemetry/api';
 
 const TRACER_NAME = '@nap/telemetry';
 
@@ -29,11 +31,12 @@ export interface TracingOptions {
   /** Export each span at once (tests) instead of batching. */
   simple?: boolean;
   /**
-   * Carry the active context through async code (an AsyncLocalStorage context manager): `true` by
-   * default. `false` for a process whose code passes the context itself (the gateway: `withSpan`
-   * hands its callback the span's context, the bus client takes it as `trace`). On Node 20 an
-   * AsyncLocalStorage runs hooks on every promise the process makes, which cost the distributed
-   * gateway about a tenth of its CPU per request.
+   * Carry the active context through async code (an AsyncLocalStorage context manager). `false` by
+   * default: the platform's code passes the context itself (`withSpan` hands its callback the span's
+   * context, the bus client takes it as `trace`, a handler finds its request's as `ctx.trace`). On
+   * Node 20 an AsyncLocalStorage runs hooks on every promise the process makes, which cost the
+   * distributed gateway about a tenth of its CPU per request and the workflow engine about 5%.
+   * `true` for code that relies on `context.active()`.
    */
   asyncContext?: boolean;
 }
@@ -53,7 +56,7 @@ let installed: NodeTracerProvider | undefined;
 export function initTracing(options: TracingOptions): Tracing {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const exporter = options.exporter ?? (process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? new (otlpHttp().OTLPTraceExporter)() : undefined);
-  const asyncContext = options.asyncContext ?? true;
+  const asyncContext = options.asyncContext ?? false;
   if (!exporter) {
     // the process's code passes the context itself: nothing to install
     if (!asyncContext) return { enabled: false, shutdown: async () => {} };

@@ -19,5 +19,6 @@ export async function connect(svc: OrchProxyContext, ctx: HandlerContext, adapte
     (body) => ctx.call('admin.callAdapter', { body }),
     ctx.deadline,
     (name) => svc.adapters.drop(name),
+    ctx.trace,
   );
 }

@@ -1,5 +1,6 @@
 import { AppError } from '@nap/contracts';
 import type { AdapterRecord, OutboundResponse } from '@nap/contracts';
+import { ROOT_CONTEXT } from '@nap/telemetry';
 import { AdapterCache } from '../src/clients/adapter-cache';
 import { Orchestrator } from '../src/clients/orchestrator';
 import { orchestratorAdapter } from '../src/domain/adapter';
@@ -201,6 +202,7 @@ describe('calls within the deadline', () => {
       },
       Date.now() + 1_500,
       (name) => stale.push(name),
+      ROOT_CONTEXT,
     );
     await expect(orchestrator.call({ method: 'GET', path: '/restconf', headers: {} })).rejects.toMatchObject({
       code: 'ADAPTER_NOT_RUNNING',
@@ -212,6 +214,7 @@ describe('calls within the deadline', () => {
       async () => ({ status: 200, headers: {}, body: null }),
       Date.now() + 100,
       () => {},
+      ROOT_CONTEXT,
     );
     await expect(late.call({ method: 'GET', path: '/restconf', headers: {} })).rejects.toMatchObject({ code: 'DEVICE_TIMEOUT' });
   });

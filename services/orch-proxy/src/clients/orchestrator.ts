@@ -1,6 +1,7 @@
 import { AppError, hasCode } from '@nap/contracts';
 import type { OutboundResponse } from '@nap/contracts';
 import { injectTraceHeaders } from '@nap/telemetry';
+import type { Context } from '@nap/telemetry';
 import type { OrchestratorAdapter } from '../domain/adapter';
 import type { OrchestratorRequest } from '../domain/orchestrator-requests';
 
@@ -33,6 +34,8 @@ export class Orchestrator {
     private readonly deadline: number,
     /** Called when admin says the adapter is gone or not running: the cached record is stale. */
     private readonly onStale: (name: string) => void,
+    /** The request's trace context, sent on as `traceparent`/`tracestate`. */
+    private readonly trace: Context,
   ) {}
 
   /** Milliseconds one call may take now, keeping `reserveMs` of the deadline for later calls (cleanup). */
@@ -49,7 +52,7 @@ export class Orchestrator {
         `No time left for ${req.method} ${req.path} on orchestrator "${this.adapter.name}" within the operation's deadline`,
       );
     const headers = { ...req.headers };
-    injectTraceHeaders(headers);
+    injectTraceHeaders(headers, this.trace);
     try {
       return await this.send({
         adapter: this.adapter.name,

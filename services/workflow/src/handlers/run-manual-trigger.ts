@@ -20,7 +20,7 @@ export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runMan
     let data: Record<string, unknown> = { ...(trigger.formData ?? {}), ...(input.body.formData ?? {}) };
     let declared: string[][] | undefined;
     if (typeof trigger.formId === 'string' && trigger.formId !== '') {
-      const form = (await svc.client.call('studio.getForm', { params: { id: trigger.formId } }, { caller: ctx.caller })).body;
+      const form = await ctx.call('studio.getForm', { params: { id: trigger.formId } });
       // the form's password fields are the job's secrets, whatever their names
       declared = declaredSecretPaths(form.schema);
       const schema = runSchemaOfForm(form.schema);
