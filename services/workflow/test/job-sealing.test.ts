@@ -350,8 +350,8 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
     expect(JSON.stringify(await store.collection('job_values').find({}))).toContain(TOKEN);
 
     const lines: string[] = [];
-    // batches of two: the position is kept between them
-    expect(await sealing({}, lines).run()).toBe('done');
+    // batches of two: the position is kept between them; the running job is waited for
+    expect(await sealing({}, lines).run()).toBe('waiting');
 
     for (const id of ['j-prev', 'j-older', 'j-large']) {
       const text = JSON.stringify(await rawJob(id));
@@ -364,7 +364,7 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
     expect(await store.collection('job_values').countDocuments({ _id: { $in: clearValues } })).toBe(0);
     expect((await rawJob('j-older')).variables).toMatchObject({ token: { [SEALED]: expect.any(String) }, site: 'ams' });
     expect((await rawJob('j-prev')).variables).toMatchObject({ access: { code: { [SEALED]: expect.any(String) }, site: 'ams' } });
-    // a running job is its engine's, an archived one its archive's: as they were
+    // a running job is its engine's until it ends (noted to seal then), an archived one its archive's: as they were
     expect(await rawJob('j-running')).toEqual(running);
     expect(await rawJob('j-archived')).toEqual({ ...archived, archive: 'batch-1' });
     expect(await rawJob('j-plain')).toEqual(plain);
@@ -376,7 +376,14 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
 
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; jobs?: number });
     expect(logged).toEqual([expect.objectContaining({ jobs: 3, msg: 'Jobs stored by an earlier release got their secrets sealed' })]);
-    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ nextRunAt: null, sealed: 3 });
+    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({
+      nextRunAt: expect.any(Number),
+      passedAt: expect.any(Number),
+      sealed: 3,
+    });
+    expect(await store.collection('job_sealing').find({ _id: { $ne: 'jobs' } })).toEqual([
+      { _id: 'waiting:j-running', job: 'j-running', since: expect.any(Number) },
+    ]);
   });
 
   it('leaves a job written, restarted or archived between its read and its write to that write', async () => {
@@ -408,7 +415,14 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
       },
     });
     const racingRepository = new JobRepository(racing, undefined, new JobSealer(createSecretBox(KEY)));
-    expect(await racingRepository.sealStoredBatch(undefined, 10)).toEqual({ read: 3, sealed: 1, unreadable: 0, last: 'j-restarted' });
+    // the two it lost to another write are to be looked at again once they are done
+    expect(await racingRepository.sealStoredBatch(undefined, 10)).toEqual({
+      read: 3,
+      sealed: 1,
+      unreadable: 0,
+      last: 'j-restarted',
+      waiting: ['j-marked', 'j-restarted'],
+    });
 
     const restarted = await rawJob('j-restarted');
     expect(restarted).toMatchObject({ status: 'running', variables: { password: PASSWORD, added: 'by the restart' } });
@@ -452,6 +466,7 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
         if (after !== undefined && fail) throw new Error('store unavailable');
         return repository.sealStoredBatch(after, limit);
       },
+      sealStoredJobs: (ids) => repository.sealStoredJobs(ids),
     };
     await expect(sealing({ jobs: counting }).run()).rejects.toThrow('store unavailable');
     expect(afters).toEqual([undefined, 'j-2']);
@@ -490,6 +505,120 @@ describe('the jobs an earlier release stored in clear, sealed once at start', ()
     await pass.stop();
     expect(JSON.stringify(await rawJob('j-bg'))).not.toContain(TOKEN);
     expect(lines).toHaveLength(1);
+  });
+
+  /**
+   * What the engine of this release writes to a job an earlier release started, as it runs it on:
+   * a step (only the task it changed, sealed), then the job's end. The job as the engine holds it after.
+   */
+  async function runToEnd(jobs: JobRepository, legacy: JobRecord): Promise<JobRecord> {
+    const job = structuredClone(legacy);
+    const task: JobTask = { ...(job.tasks.b2 as JobTask), status: 'complete', variables: { outgoing: { echo: `code ${ACCESS_CODE}` } } };
+    expect(await jobs.writeClaimed(job._id, 'engine-one', { 'tasks.b2': task }, [], { steps: 0, job })).toBe(true);
+    job.tasks.b2 = task;
+    const end = Date.now();
+    expect(await jobs.writeClaimed(job._id, 'engine-one', { status: 'complete', 'metrics.end_time': end }, [], { steps: 1, job })).toBe(
+      true,
+    );
+    return { ...job, status: 'complete', steps: 2, metrics: { ...job.metrics, end_time: end } as JobRecord['metrics'] };
+  }
+
+  /** The jobs the pass waits for (those it noted active). */
+  async function waitedFor(): Promise<string[]> {
+    return (await store.collection('job_sealing').find({ _id: { $ne: 'jobs' } }, { sort: { _id: 1 } })).map((w) => String(w.job));
+  }
+
+  it('seals a job it found running once it finished, and reads it back whole', async () => {
+    const legacy = await storeLegacy(secretJob('j-live'), 'running');
+    const lines: string[] = [];
+    // looks again at once
+    const pass = sealing({ recheckMs: 0 }, lines);
+    expect(await pass.run()).toBe('waiting');
+    expect(await waitedFor()).toEqual(['j-live']);
+    // the engine writes only what its steps change: what the earlier release stored stays in clear
+    const ended = await runToEnd(repository, legacy);
+    expect((await rawJob('j-live')).variables).toMatchObject({ password: PASSWORD, access: { code: ACCESS_CODE } });
+
+    expect(await pass.run()).toBe('done');
+    const text = await storedText();
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain(ACCESS_CODE);
+    expect((await rawJob('j-live')).variables).toMatchObject({ password: { [SEALED]: expect.any(String) } });
+    // the job as its engine left it, secrets opened, through a repository of another process too
+    expect(await repository.findById('j-live')).toEqual(ended);
+    expect(await repositoryWith(KEY).findById('j-live')).toEqual(ended);
+    expect(await waitedFor()).toEqual([]);
+    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ nextRunAt: null, sealed: 1 });
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; jobs?: number });
+    expect(logged).toEqual([expect.objectContaining({ jobs: 1, msg: 'Jobs stored by an earlier release got their secrets sealed' })]);
+    expect(await pass.run()).toBe('complete');
+  });
+
+  it('still seals a job it found running after a crash midway and a restart before the job ended', async () => {
+    await storeLegacy(olderJob('j-1'), 'complete', true);
+    const live = await storeLegacy(secretJob('j-2'), 'running');
+    await storeLegacy(olderJob('j-3'), 'complete', true);
+    // the replica dies at its second batch: the running job of the first is noted already
+    const failing: StoredJobSealingParts['jobs'] = {
+      sealStoredBatch: (after, limit) =>
+        after === undefined ? repository.sealStoredBatch(after, limit) : Promise.reject(new Error('store unavailable')),
+      sealStoredJobs: (ids) => repository.sealStoredJobs(ids),
+    };
+    await expect(sealing({ jobs: failing }).run()).rejects.toThrow('store unavailable');
+    expect(await waitedFor()).toEqual(['j-2']);
+
+    // restarted: a new process goes on in the background, and looks again while the job runs
+    const restarted = repositoryWith(KEY);
+    const pass = sealing({ jobs: restarted, recheckMs: 5 });
+    pass.start();
+    try {
+      while ((await store.collection('job_sealing').findOne({ _id: 'jobs' }))?.passedAt === undefined)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(JSON.stringify(await rawJob('j-3'))).not.toContain(TOKEN);
+      expect((await rawJob('j-2')).variables).toMatchObject({ password: PASSWORD });
+      // its engine (the restarted process's) runs it to its end
+      const ended = await runToEnd(restarted, live);
+      while ((await store.collection('job_sealing').findOne({ _id: 'jobs' }))?.nextRunAt !== null)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await storedText()).not.toContain(PASSWORD);
+      expect(await storedText()).not.toContain(ACCESS_CODE);
+      expect(await restarted.findById('j-2')).toEqual(ended);
+      expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ sealed: 3 });
+    } finally {
+      await pass.stop();
+    }
+  });
+
+  it('ends for the others while a job it found active never finishes, and looks at that one only when the look is due', async () => {
+    const ending = await storeLegacy(secretJob('j-ending'), 'running');
+    const paused = await storeLegacy(secretJob('j-paused'), 'paused');
+    await storeLegacy(olderJob('j-prev'), 'complete', true);
+    const pass = sealing({ recheckMs: 0 });
+    expect(await pass.run()).toBe('waiting');
+    expect(JSON.stringify(await rawJob('j-prev'))).not.toContain(TOKEN);
+    expect(await waitedFor()).toEqual(['j-ending', 'j-paused']);
+
+    const ended = await runToEnd(repository, ending);
+    // this look sets the next one a minute on
+    expect(await sealing().run()).toBe('waiting');
+    // the one that ended is sealed and let go; the paused one is its engine's, as it was
+    expect(JSON.stringify(await rawJob('j-ending'))).not.toContain(PASSWORD);
+    expect(await repository.findById('j-ending')).toEqual(ended);
+    expect(await rawJob('j-paused')).toEqual(paused);
+    expect(await waitedFor()).toEqual(['j-paused']);
+    expect(await store.collection('job_sealing').findOne({ _id: 'jobs' })).toMatchObject({ nextRunAt: expect.any(Number), sealed: 2 });
+
+    // until the next look is due, a start reads the one document and nothing more
+    const looked: string[][] = [];
+    const counting: StoredJobSealingParts['jobs'] = {
+      sealStoredBatch: () => Promise.reject(new Error('the pass went through every job already')),
+      sealStoredJobs: (ids) => {
+        looked.push(ids);
+        return repository.sealStoredJobs(ids);
+      },
+    };
+    expect(await sealing({ jobs: counting, serverId: 'engine-two' }).run()).toBe('waiting');
+    expect(looked).toEqual([]);
   });
 });
 

@@ -17,7 +17,8 @@ import type { IndexSpec, Store } from '@nap/store';
  * (archiving). `job_archives` holds the archives, `job_archive_batches` each batch's phase, members
  * and metric sums, `job_archive_chunks` the compressed file in parts (in `_id` order),
  * `job_retention` the retention's due time and claim, `job_sealing` where the sealing of the jobs an
- * earlier release stored with their secrets in clear is, and its claim (`stored-job-sealing`).
+ * earlier release stored with their secrets in clear is, its claim, and the jobs it waits for to
+ * finish (`stored-job-sealing`).
  */
 export const WORKFLOW_COLLECTIONS = {
   jobs: [

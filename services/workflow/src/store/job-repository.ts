@@ -2,7 +2,7 @@ import type { JobErrorEntry } from '@nap/contracts';
 import type { Collection, Filter, Projection, SortSpec } from '@nap/store';
 import { ARCHIVABLE_JOB_STATUSES, hasCode } from '@nap/contracts';
 import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
-import { ACTIVE_STATUSES } from '../domain/job-model';
+import { ACTIVE_STATUSES, isActiveStatus } from '../domain/job-model';
 import { afterToken, keysetAfterJob } from '../domain/job-page';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import { VALUE_MEMBERS } from './job-sealer';
@@ -48,6 +48,11 @@ export interface JobPageResult<T> {
 }
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
+
+/** Whether a job in this status is done (complete, error, canceled): what an archive may take. */
+function isFinishedStatus(status: string): boolean {
+  return ARCHIVABLE_JOB_STATUSES.some((finished) => finished === status);
+}
 
 /** What is read of a job to decide whether it may be archived now (see `mayArchive`). */
 const ARCHIVE_CHECK_PROJECTION: Projection = { _id: 1, status: 1, lease: 1, outbox: 1, archive: 1, 'metrics.end_time': 1 };
@@ -626,36 +631,77 @@ export class JobRepository {
 
   /**
    * One batch of the sealing of jobs stored before job sealing (see {@link JobSealer.resealStored}):
-   * the finished jobs not held by an archive whose ids follow `after` (at most `limit`, in id order),
-   * each whose store holds a secret in clear written again sealed, with its large values. Each write
-   * is made only while the job is as it was read (its status, count of steps, last update, no archive
-   * mark): a write, restart, archive or delete since wins, and the job is left to it. What was read
-   * and sealed, and the last id read (where the next batch starts); `unreadable` counts the jobs that
-   * cannot be read whole (a sealed value this key does not open, a large value missing), left as they are.
+   * the jobs not held by an archive whose ids follow `after` (at most `limit`, in id order), each
+   * finished one whose store holds a secret in clear written again sealed, with its large values.
+   * Each write is made only while the job is as it was read (its status, count of steps, last
+   * update, no archive mark): a write, restart, archive or delete since wins, and the job is left to
+   * it. What was read and sealed, and the last id read (where the next batch starts); `unreadable`
+   * counts the jobs that cannot be read whole (a sealed value this key does not open, a large value
+   * missing), left as they are; `waiting` names the jobs to seal once they are done
+   * ({@link sealStoredJobs}): those read running or paused, whose engine writes only what a step
+   * changes, and those changed between their read and their write.
    */
   async sealStoredBatch(
     after: string | undefined,
     limit: number,
-  ): Promise<{ read: number; sealed: number; unreadable: number; last: string | undefined }> {
+  ): Promise<{ read: number; sealed: number; unreadable: number; last: string | undefined; waiting: string[] }> {
+    // every job of the range, active ones too, each read once: none is missed by changing status between two reads
     const found = await this.jobs.find(
-      {
-        status: { $in: [...ARCHIVABLE_JOB_STATUSES] },
-        archive: { $exists: false },
-        ...(after === undefined ? {} : { _id: { $gt: after } }),
-      },
+      { archive: { $exists: false }, ...(after === undefined ? {} : { _id: { $gt: after } }) },
       { sort: { _id: 1 }, limit },
     );
     let sealed = 0;
     let unreadable = 0;
+    const waiting: string[] = [];
     for (const job of found) {
+      if (isActiveStatus(job.status)) waiting.push(job._id);
+      if (!isFinishedStatus(job.status)) continue;
       const outcome = await this.sealStored(job);
       if (outcome === 'sealed') sealed++;
       else if (outcome === 'unreadable') unreadable++;
+      else if (outcome === 'changed') waiting.push(job._id);
     }
-    return { read: found.length, sealed, unreadable, last: found[found.length - 1]?._id };
+    return { read: found.length, sealed, unreadable, last: found[found.length - 1]?._id, waiting };
   }
 
-  private async sealStored(stored: JobRecord): Promise<'sealed' | 'unreadable' | undefined> {
+  /**
+   * The jobs of `ids` that {@link sealStoredBatch} left waiting, sealed as it seals them once they are
+   * finished. Their statuses are read first (small), and only the finished ones whole. What was
+   * sealed, and `waiting`: those still running or paused, or changed or restarted since their status
+   * was read (looked at again later); the others are settled (sealed, nothing in clear, unreadable
+   * and counted so, held by an archive, gone).
+   */
+  async sealStoredJobs(ids: string[]): Promise<{ sealed: number; unreadable: number; waiting: string[] }> {
+    const states = await this.jobs.find({ _id: { $in: ids } }, { projection: { _id: 1, status: 1, archive: 1 } });
+    const waiting: string[] = [];
+    const finished = new Set<string>();
+    for (const job of states) {
+      if (job.archive !== undefined) continue;
+      if (isActiveStatus(job.status)) waiting.push(job._id);
+      else if (isFinishedStatus(job.status)) finished.add(job._id);
+    }
+    let sealed = 0;
+    let unreadable = 0;
+    if (finished.size > 0) {
+      const found = await this.jobs.find(
+        { _id: { $in: [...finished] }, status: { $in: [...ARCHIVABLE_JOB_STATUSES] }, archive: { $exists: false } },
+        { sort: { _id: 1 } },
+      );
+      for (const job of found) {
+        finished.delete(job._id);
+        const outcome = await this.sealStored(job);
+        if (outcome === 'sealed') sealed++;
+        else if (outcome === 'unreadable') unreadable++;
+        else if (outcome === 'changed') waiting.push(job._id);
+      }
+      // restarted (or archived) since its status was read: the next look tells
+      waiting.push(...finished);
+    }
+    return { sealed, unreadable, waiting };
+  }
+
+  /** What the sealing of a finished job came to: `changed` when another write came between its read and its write (which then wins). */
+  private async sealStored(stored: JobRecord): Promise<'sealed' | 'unreadable' | 'changed' | undefined> {
     if (this.sealer === undefined) return undefined;
     const refs = this.values?.refsOf(stored) ?? new Set<string>();
     let job: JobRecord | undefined;
@@ -685,7 +731,7 @@ export class JobRepository {
       written = await this.storedValues(job, 0);
       matched = (await this.jobs.updateOne(filter, { $set: written })).matchedCount;
     }
-    if (matched === 0) return undefined;
+    if (matched === 0) return 'changed';
     if (this.values !== undefined && refs.size > 0) {
       // the values in clear the job referred to before (the sealed ones are stored under other ids)
       const kept = this.values.refsOf(written);
