@@ -12,6 +12,7 @@ import type { StoredAutomation } from './domain/automations';
 import { asImported, newTriggerId, runsAsItsOwner, toPublicTrigger, toTriggerRecord } from './domain/trigger-model';
 import type { TriggerRecord } from './domain/trigger-model';
 import type { EventTriggers } from './engine/event-triggers';
+import { storedTraceOf } from './engine/job-trace';
 import type { JobEngine } from './engine/job-engine';
 import type { TriggerStarter } from './engine/trigger-starter';
 import type { JobArchiver } from './engine/job-archiver';
@@ -96,6 +97,8 @@ export async function startWithOptions<T>(
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life
   assertJsonDepth(options.variables, 'options.variables');
+  // the job's task calls belong to this request's trace, also once another engine drives the job
+  const traceContext = storedTraceOf(ctx.trace);
   // the workflow was read for this start alone: it is handed over
   return svc.engine.startJobAs(
     {
@@ -107,6 +110,7 @@ export async function startWithOptions<T>(
       ...(options.type !== undefined ? { type: options.type } : {}),
       ...(options.groups !== undefined ? { groups: options.groups } : {}),
       ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
+      ...(traceContext !== undefined ? { traceContext } : {}),
     },
     (job) => {
       // the audit trail records the job started (not the route's workflow), without reading it back from the answer

@@ -67,9 +67,10 @@ export function createWorkflowService(deps: ServiceDeps, options: WorkflowServic
       jobs: store.collection<JobRecord>('jobs'),
       jobValues: store.collection<JobValueRecord>('job_values'),
       engines: store.collection<EngineRecord>('engines'),
-      getWorkflow: async (name, caller, from) =>
-        (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller })).body,
-      call: async (operationId, input, caller) => (await client.callDynamic(operationId, input, { caller })).body,
+      // `trace`: the job's (its start request's), handed on explicitly: the process has no context manager
+      getWorkflow: async (name, caller, from, trace) =>
+        (await client.call('studio.getWorkflow', { body: { name, ...(from !== undefined ? { from } : {}) } }, { caller, trace })).body,
+      call: async (operationId, input, caller, trace) => (await client.callDynamic(operationId, input, { caller, trace })).body,
       publishEvents: async (events) => {
         const data = eventsBytes(events);
         const { seqs, error } = await bus.publishEvents(

@@ -102,6 +102,7 @@ describe('members of a stored job that never leave the service', () => {
       'triggerChain',
       'treeJobs',
       'secretInputs',
+      'traceContext.traceparent',
     ]) {
       expect(() => buildJobQuery({ include: member })).toThrow(/not a field path/);
       expect(() => buildJobQuery({ sort: member })).toThrow(/not a field path/);
@@ -117,6 +118,7 @@ describe('members of a stored job that never leave the service', () => {
       triggerChain: 0,
       treeJobs: 0,
       secretInputs: 0,
+      traceContext: 0,
     });
     expect(buildJobQuery({ exclude: 'tasks' }).projection).toEqual({
       tasks: 0,
@@ -130,6 +132,7 @@ describe('members of a stored job that never leave the service', () => {
       triggerChain: 0,
       treeJobs: 0,
       secretInputs: 0,
+      traceContext: 0,
     });
   });
 
@@ -149,8 +152,23 @@ describe('members of a stored job that never leave the service', () => {
       visibleTo: ['*'],
       tasks: { workflow_start: { status: 'pending' }, workflow_end: { status: 'incomplete' } },
     });
-    const shown = toPublicJob({ ...job, steps: 3, archive: 'an-archive:000000', triggerChain: ['t1'] }) as Record<string, unknown>;
-    for (const member of ['runAs', 'lease', 'outbox', 'eventsPublished', 'steps', 'archive', 'visibleTo', 'triggerChain', 'treeJobs'])
+    const traceContext = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' };
+    const shown = toPublicJob({ ...job, steps: 3, archive: 'an-archive:000000', triggerChain: ['t1'], traceContext }) as Record<
+      string,
+      unknown
+    >;
+    for (const member of [
+      'runAs',
+      'lease',
+      'outbox',
+      'eventsPublished',
+      'steps',
+      'archive',
+      'visibleTo',
+      'triggerChain',
+      'treeJobs',
+      'traceContext',
+    ])
       expect(shown).not.toHaveProperty(member);
   });
 });

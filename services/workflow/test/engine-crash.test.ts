@@ -1,4 +1,5 @@
 import { AppError, SYSTEM_CALLER } from '@nap/contracts';
+import { initTracing, injectTraceHeaders } from '@nap/telemetry';
 import { eventually, linearWorkflow, task, workflowDocument } from '@nap/testing';
 import type { JobRecord } from '../src/domain/job-model';
 import { TestClock } from './support/clock';
@@ -22,6 +23,10 @@ const LEASE_MS = 3_000;
 const SCAN_MS = LEASE_MS / 3;
 
 const harnesses = stoppedAfterEach();
+
+// the W3C propagator, as every process installs it; no exporter: no span is recorded (the usual case)
+const tracing = initTracing({ serviceName: 'engine-crash-test' });
+afterAll(() => tracing.shutdown());
 
 async function first(crash: CrashSwitch, options = {}): Promise<EngineHarness> {
   const h = await startEngineHarness({ serverId: 'engine-one', ...options }, undefined, crash);
@@ -66,6 +71,8 @@ describe('a job whose start was answered', () => {
     const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'restart' }, caller: SYSTEM_CALLER });
     expect(crash.crashed).toBe(true);
     expect(started.status).toBe('running');
+    // started by no request, where no span is recorded: the job stores no trace
+    expect(await h.store.collection<JobRecord>('jobs').findOne({ _id: started._id })).not.toHaveProperty('traceContext');
     kill(h);
 
     // the restarted process has the same engine identity: it resumes its own jobs at once (in one
@@ -136,17 +143,28 @@ describe('a job whose start was answered', () => {
     const h = await first(crash, { leaseMs: LEASE_MS, clock });
     h.workflows.set(twoRemote.name, twoRemote);
     crash.crashAfter((collection, method) => collection === 'jobs' && method === 'insertOneId');
-    const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'takeover' }, caller: SYSTEM_CALLER });
+    // the job belongs to the trace of the request that started it
+    const traceContext = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'nap=t1' };
+    const started = await h.engine.startJob({ workflow: twoRemote, variables: { tag: 'takeover' }, caller: SYSTEM_CALLER, traceContext });
     kill(h);
 
     const survivor = await onSameStore(h, { serverId: 'engine-two', leaseMs: LEASE_MS, clock });
-    survivor.services.set('mop.RunCommandTemplate', counter().handler);
+    // the survivor makes each task call in that trace: as a child of the span that started the job
+    const traces: Record<string, string>[] = [];
+    const { handler } = counter();
+    survivor.services.set('mop.RunCommandTemplate', (input, _caller, ctx) => {
+      const headers: Record<string, string> = {};
+      if (ctx !== undefined) injectTraceHeaders(headers, ctx);
+      traces.push(headers);
+      return handler(input);
+    });
     // the survivor's first scan saw a heartbeat it had not seen before: the job stays with its engine for a lease
     expect(await leaseOf(survivor, started._id)).toBe('engine-one');
     await clock.advance(LEASE_MS);
     const job = await survivor.waitFor(started._id, ['complete', 'error']);
     expect(job.error).toEqual([]);
     expect(job).toMatchObject({ status: 'complete', metrics: { server_id: 'engine-two' } });
+    expect(traces).toEqual([traceContext, traceContext]);
   });
 
   it("is stored finished when its tasks are inline built-ins, and its events leave the dead engine's outbox through the successor", async () => {

@@ -154,6 +154,18 @@ export interface JobRecord extends JobDocument {
    * with every copy of their values (a manual task's resolved incoming, an output), wherever the job is shown.
    */
   secretInputs?: string[][];
+  /**
+   * The trace the job's task calls belong to, whichever engine drives it: the W3C context of the
+   * request that started it (or its parent job's, or a trace of its own: see engine/job-trace).
+   * Absent where no trace reached the start and no span is recorded.
+   */
+  traceContext?: JobTraceContext;
+}
+
+/** A W3C trace context as a job stores it: its `traceparent` and `tracestate` headers. */
+export interface JobTraceContext {
+  traceparent: string;
+  tracestate?: string;
 }
 
 /**
@@ -174,6 +186,7 @@ export const INTERNAL_JOB_MEMBERS = [
   'triggerChain',
   'treeJobs',
   'secretInputs',
+  'traceContext',
 ] as const;
 
 /** What a new job is made of (see {@link newJobRecord}). */
@@ -197,6 +210,8 @@ export interface NewJob {
   triggerChain?: string[];
   /** Variables declared secret by what started the job (a trigger's form or schema), besides the workflow's inputSchema. */
   secretPaths?: string[][];
+  /** See {@link JobRecord.traceContext}. */
+  traceContext?: JobTraceContext;
 }
 
 /** The trigger that started a job, as the job says. */
@@ -270,6 +285,7 @@ export function newJobRecord(input: NewJob): JobRecord {
   if (input.pinned !== undefined && Object.keys(input.pinned).length > 0) job.pinned = input.pinned;
   if (input.trigger !== undefined) job.trigger = input.trigger;
   if (input.triggerChain !== undefined && input.triggerChain.length > 0) job.triggerChain = [...input.triggerChain];
+  if (input.traceContext !== undefined) job.traceContext = input.traceContext;
   return job;
 }
 
@@ -291,6 +307,7 @@ export function toPublicJob(job: JobRecord): JobDocument {
     triggerChain: _triggerChain,
     treeJobs: _treeJobs,
     secretInputs,
+    traceContext: _traceContext,
     ...out
   } = job;
   const shown = redactSecrets(out);

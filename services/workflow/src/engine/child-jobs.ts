@@ -1,7 +1,7 @@
 import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller, ErrorCode, WorkflowDocument } from '@nap/contracts';
 import { TaskInputError } from '../domain/builtins';
-import type { Logger } from '@nap/telemetry';
+import type { Context, Logger } from '@nap/telemetry';
 import { errorMessage, isRecord, setOwn, sleep } from '@nap/util';
 import { needArray } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
@@ -12,14 +12,18 @@ import { errorOutcome } from '../domain/task-outcome';
 import type { TaskOutcome } from '../domain/task-outcome';
 import type { ChildJobSummary, JobRepository } from '../store/job-repository';
 import type { StartJobInput } from './job-lifecycle';
+import { traceOfJob } from './job-trace';
 import type { JobState, RunStep } from './job-state';
 import { refusedForSpace, storeOutage, storeRetryDelay } from './store-failures';
 
 /** What child jobs need from the engine around the job. */
 export interface ChildJobHost {
   repository: JobRepository;
-  /** Reads a workflow document by name as the given caller, named from the workflow `from`; WORKFLOW_NOT_FOUND when absent. */
-  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
+  /**
+   * Reads a workflow document by name as the given caller, named from the workflow `from`, in the
+   * parent job's trace (`trace`); WORKFLOW_NOT_FOUND when absent.
+   */
+  getWorkflow(name: string, caller: Caller, from?: string, trace?: Context): Promise<WorkflowDocument>;
   /** Creates and starts a job (here, a child under an id its parent recorded). */
   startJob(input: StartJobInput): Promise<unknown>;
   /** Descendant jobs one root job may have (`NAP_MAX_JOBS_PER_TREE`); see {@link ChildJobs}. */
@@ -180,7 +184,12 @@ export class ChildJobs {
             continue;
           }
           // a plain name from a project member means that project's member first (studio resolves it)
-          workflow ??= await this.host.getWorkflow(run.workflow, caller, parentJob.workflow?.name ?? parentJob.name);
+          workflow ??= await this.host.getWorkflow(
+            run.workflow,
+            caller,
+            parentJob.workflow?.name ?? parentJob.name,
+            traceOfJob(parentJob.traceContext),
+          );
           const variables = run.inputs[child.iteration ?? 0] ?? {};
           // the parent's secrets it passes on are the child's too, whatever their names there
           const secretPaths = inheritedSecretPaths(parentJob, variables);
@@ -196,6 +205,8 @@ export class ChildJobs {
               groups: parentJob.groups ?? [],
             },
             ...(parentJob.pinned !== undefined ? { pinned: parentJob.pinned } : {}),
+            // the children's task calls belong to the trace of their parent's
+            ...(parentJob.traceContext !== undefined ? { traceContext: parentJob.traceContext } : {}),
           });
           created.add(child._id);
           if (run.sequential) break;

@@ -3,7 +3,7 @@ import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
 import type { SecretBox } from '@nap/runtime';
 import type { Collection } from '@nap/store';
-import type { Logger } from '@nap/telemetry';
+import type { Context, Logger } from '@nap/telemetry';
 import type { JobRecord } from '../domain/job-model';
 import { EngineRegistry } from '../store/engine-registry';
 import type { EngineRecord } from '../store/engine-registry';
@@ -36,11 +36,16 @@ export interface EngineDeps {
   /**
    * Reads a workflow document by name as the given caller; WORKFLOW_NOT_FOUND when absent. `from` is
    * the workflow whose childJob task names it (a plain name from a project member means that
-   * project's member first: studio's rule).
+   * project's member first: studio's rule). `trace`: the trace of the job that asks (see below).
    */
-  getWorkflow(name: string, caller: Caller, from?: string): Promise<WorkflowDocument>;
-  /** Calls a catalog operation named at run time (a task's app and name) as the given caller; returns its body, throws AppError. */
-  call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
+  getWorkflow(name: string, caller: Caller, from?: string, trace?: Context): Promise<WorkflowDocument>;
+  /**
+   * Calls a catalog operation named at run time (a task's app and name) as the given caller; returns
+   * its body, throws AppError. `trace` is the job's (JobRecord.traceContext): the parent of the call's
+   * CLIENT span, so that a job's calls belong to the trace of the request that started it, whichever
+   * engine drives it; absent for a job that stores none.
+   */
+  call(operationId: string, input: CallInput, caller: Caller, trace?: Context): Promise<unknown>;
   /** Publishes durable events in order (resolves once the bus stored them, or with how many it stored before one failed). */
   publishEvents: PublishEvents;
   /** False while the bus is known to be down: events wait in their outbox. Always up when absent. */
@@ -166,8 +171,8 @@ export class JobEngine {
       unavailableRetryMs: this.unavailableRetryMs,
       maxJobsPerTree: this.maxJobsPerTree,
       valueLimits: this.valueLimits,
-      getWorkflow: (name, caller, from) => deps.getWorkflow(name, caller, from),
-      call: (operationId, input, caller) => deps.call(operationId, input, caller),
+      getWorkflow: (name, caller, from, trace) => deps.getWorkflow(name, caller, from, trace),
+      call: (operationId, input, caller, trace) => deps.call(operationId, input, caller, trace),
       // a child job is started like any other, and driven here: the lifecycle is built below
       startJob: (input) => lifecycle.startJob(input),
     };

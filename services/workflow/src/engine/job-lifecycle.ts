@@ -3,12 +3,13 @@ import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import { cloneJson } from '../domain/builtins/types';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
-import type { FinishRequest, JobRecord, JobTask, JobTrigger, ParentLink } from '../domain/job-model';
+import type { FinishRequest, JobRecord, JobTask, JobTraceContext, JobTrigger, ParentLink } from '../domain/job-model';
 import { retryEntry, withRetry } from '../domain/task-retries';
 import type { JobRepository } from '../store/job-repository';
 import type { InputSchemaCache } from './input-schemas';
 import { jobEventPayload, outboxEntry } from './job-events';
 import type { JobEventRelay } from './job-events';
+import { ownTraceOf } from './job-trace';
 import type { LeaseManager } from './lease-manager';
 import type { OwnedJobs } from './owned-jobs';
 import type { WorkerSwitches } from './worker-switches';
@@ -36,6 +37,8 @@ export interface StartJobInput {
   variablesMember?: string;
   /** Variables that what starts the job declares secret (a trigger's form or schema), as paths. */
   secretPaths?: string[][];
+  /** The trace the job's task calls belong to: the start request's, a parent job's; a trace of its own when absent (see JobRecord.traceContext). */
+  traceContext?: JobTraceContext;
 }
 
 /** What job control works with: the store, and the parts of the engine that drive, wake and publish. */
@@ -97,6 +100,7 @@ export class JobLifecycle {
       ...(input.trigger !== undefined ? { trigger: input.trigger } : {}),
       ...(input.triggerChain !== undefined ? { triggerChain: input.triggerChain } : {}),
       ...(input.secretPaths !== undefined ? { secretPaths: input.secretPaths } : {}),
+      ...(input.traceContext !== undefined ? { traceContext: input.traceContext } : {}),
     });
     // what masks a job's secrets (by name, and those its inputSchema declares) is kept for the job's
     // life: a bounded size, refused before anything runs, whatever started it (a route, a trigger, a parent)
@@ -107,6 +111,9 @@ export class JobLifecycle {
     // are not checked: the fixtures' workflows pass their children values the children's schemas do
     // not describe (null re-attempt settings where an integer is declared), and run so.
     if (input.parent === undefined) await this.parts.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
+    // a job that no request or parent handed a trace (a schedule, a trigger) gets a trace of its own
+    const ownTrace = job.traceContext === undefined ? await ownTraceOf(job) : undefined;
+    if (ownTrace !== undefined) job.traceContext = ownTrace;
     job.outbox = [outboxEntry('jobStart', jobEventPayload(job, { by: caller.username }))];
     // with the job worker deactivated the job waits, leased to no engine, for one that claims jobs
     const claims = this.parts.workers.claimsJobs;

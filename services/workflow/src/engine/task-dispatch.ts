@@ -1,7 +1,7 @@
 import { SYSTEM_CALLER, hasCode, isAppError } from '@nap/contracts';
 import type { Caller } from '@nap/contracts';
 import type { CallInput } from '@nap/bus';
-import type { Logger } from '@nap/telemetry';
+import type { Context, Logger } from '@nap/telemetry';
 import { INLINE_BUILTINS } from '../domain/builtins';
 import { BUILTINS } from './builtins';
 import { cloneJson } from '../domain/builtins/types';
@@ -21,6 +21,7 @@ import {
   resultOf,
 } from '../domain/task-routing';
 import { logUnresolved } from './job-state';
+import { traceOfJob } from './job-trace';
 import type { JobState, RunStep } from './job-state';
 import type { Retries } from './retries';
 
@@ -32,10 +33,11 @@ const NEVER_ABORTED = new AbortController().signal;
 /** What task dispatch needs from the engine. */
 export interface DispatchHost {
   /**
-   * Calls the catalog operation named at run time by a task (`app` and `name`) as the given caller;
+   * Calls the catalog operation named at run time by a task (`app` and `name`) as the given caller,
+   * in the job's trace (the context its CLIENT span is a child of; none: the active context);
    * answers its body, which the task's outgoing names pick from; throws AppError.
    */
-  call(operationId: string, input: CallInput, caller: Caller): Promise<unknown>;
+  call(operationId: string, input: CallInput, caller: Caller, trace?: Context): Promise<unknown>;
   log: Logger;
   /** How many times faster than real time waits pass (1: real time). */
   readonly timeScale: number;
@@ -58,13 +60,20 @@ export class TaskDispatcher {
   private readonly tokens = new Map<string, symbol>();
   private readonly aborts = new Map<string, AbortController>();
   private inlineBudget = INLINE_PER_STEP;
+  /**
+   * The trace the job's task calls belong to, read once from the job (see JobRecord.traceContext):
+   * processes run without a context manager, so it is handed to each call.
+   */
+  private readonly trace: Context | undefined;
 
   constructor(
     private readonly state: JobState,
     private readonly retries: Retries,
     private readonly step: RunStep,
     private readonly host: DispatchHost,
-  ) {}
+  ) {
+    this.trace = traceOfJob(state.job.traceContext);
+  }
 
   /** A new step may run {@link INLINE_PER_STEP} inline tasks again. */
   newStep(): void {
@@ -190,7 +199,7 @@ export class TaskDispatcher {
     const deadline = Date.now() + this.host.unavailableRetryMs;
     for (let wait = FIRST_UNAVAILABLE_WAIT_MS; ; wait = Math.min(MAX_UNAVAILABLE_WAIT_MS, wait * 2)) {
       try {
-        return await this.host.call(operationId, input, caller);
+        return await this.host.call(operationId, input, caller, this.trace);
       } catch (err) {
         if (!hasCode(err, 'SERVICE_UNAVAILABLE') || signal.aborted || Date.now() + wait > deadline) throw err;
         this.host.log.debug({ operationId, waitMs: wait }, 'No service answers the operation of a task yet; calling again');

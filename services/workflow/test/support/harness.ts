@@ -8,6 +8,7 @@ import { createSecretBox } from '@nap/runtime';
 import { createEmbeddedStore } from '@nap/store';
 import type { Collection, Doc, EmbeddedStore } from '@nap/store';
 import { createLogger } from '@nap/telemetry';
+import type { Context } from '@nap/telemetry';
 import { eventually } from '@nap/testing';
 import { JobEngine } from '../../src';
 import type { EngineOptions } from '../../src';
@@ -41,7 +42,8 @@ export interface EngineHarness {
   engine: JobEngine;
   store: EmbeddedStore;
   workflows: Map<string, WorkflowDocument>;
-  services: Map<string, (input: CallInput, caller: Caller) => Promise<unknown>>;
+  /** Handlers by operation id; `trace` is the job's trace the call is made in (see JobRecord.traceContext), undefined for none. */
+  services: Map<string, (input: CallInput, caller: Caller, trace?: Context) => Promise<unknown>>;
   events: PublishedEvent[];
   /** Takes the bus down (every publication fails, `busConnected` says false) or brings it back (the engine is told). */
   setBusDown(down: boolean): void;
@@ -84,7 +86,7 @@ export async function startEngineHarness(
   const store = shared?.store ?? createEmbeddedStore({ path: path.join(dir as string, 'db') });
   await ensureCollections(store);
   const workflows = shared?.workflows ?? new Map<string, WorkflowDocument>();
-  const services = new Map<string, (input: CallInput, caller: Caller) => Promise<unknown>>();
+  const services = new Map<string, (input: CallInput, caller: Caller, trace?: Context) => Promise<unknown>>();
   const events: PublishedEvent[] = [];
   const jobs = store.collection<JobRecord>('jobs');
   const wrap = <T extends { _id: string }>(c: Collection<T>): Collection<T> => (crash ? crash.wrap(c) : c);
@@ -103,10 +105,10 @@ export async function startEngineHarness(
         if (!wf) throw new AppError('WORKFLOW_NOT_FOUND', `No workflow named "${name}"`);
         return wf;
       },
-      call: async (operationId, input, caller) => {
+      call: async (operationId, input, caller, trace) => {
         const handler = services.get(operationId);
         if (!handler) throw new AppError('SERVICE_UNAVAILABLE', `No service answers ${operationId}`);
-        return handler(input, caller);
+        return handler(input, caller, trace);
       },
       publishEvents: async (batch) => {
         if (busDown.down) return { published: 0, error: new Error('The bus is down (test)') };
