@@ -181,7 +181,7 @@ it("puts a job's task calls, its child job's and what they call in the trace of 
     });
 });
 
-it('gives a job a trigger started a trace of its own, which its task calls belong to', async () => {
+it("keeps a job a trigger run on request started in the request's trace, and gives a scheduled job a trace of its own", async () => {
   const token = await platform.login();
   const workflow = workflowDocument('trace-own', { t1: task('getTags', {}, { tags: null }, { app: 'AutomationStudio' }) }, [
     ['workflow_start', 't1'],
@@ -193,21 +193,46 @@ it('gives a job a trigger started a trace of its own, which its task calls belon
     body: { name: 'trace own', type: 'endpoint', actionId, routeName: 'trace-own' },
   });
   expect(trigger.status).toBe(200);
+  const spansOf = (traceId: string | undefined, name: string): ReadableSpan[] =>
+    exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId && s.name === name);
+  /** The task call's CLIENT span of a job in trace `traceId`, once the studio answered it. */
+  const taskCall = async (traceId: string | undefined): Promise<ReadableSpan | undefined> => {
+    await eventually('the studio answering the task', () => spansOf(traceId, 'studio.getTags').length === 1, { timeoutMs: 5_000 });
+    const [toTags, ...more] = spansOf(traceId, 'studio.getTags send');
+    expect(more).toEqual([]);
+    expect(spansOf(traceId, 'studio.getTags')[0]?.parentSpanContext?.spanId).toBe(toTags?.spanContext().spanId);
+    return toTags;
+  };
+
+  // an endpoint trigger run is a request: its job's task calls are in that request's trace
   exporter.reset();
-  // the trigger starter hands the engine no trace: a schedule or an event has no request (an endpoint trigger's is not passed on)
-  const started = await platform.http('POST', '/operations-manager/triggers/endpoint/trace-own', { token, body: {} });
+  const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+  const started = await platform.http('POST', '/operations-manager/triggers/endpoint/trace-own', {
+    token,
+    body: {},
+    headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+  });
   expect(started.status).toBe(200);
   const jobId = (started.body as { data: JobDocument }).data._id;
   expect((await waitForJob(platform, token, jobId)).status).toBe('complete');
-  const root = exporter.getFinishedSpans().find((s) => s.name === 'workflow.job' && s.attributes['nap.job_id'] === jobId);
-  expect(root).toMatchObject({ kind: SpanKind.INTERNAL, attributes: { 'nap.workflow': 'trace-own', 'nap.trigger_type': 'endpoint' } });
-  expect(root?.parentSpanContext).toBeUndefined();
-  const traceId = root?.spanContext().traceId;
-  const inTrace = (name: string): ReadableSpan[] =>
-    exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId && s.name === name);
-  await eventually('the studio answering the task', () => inTrace('studio.getTags').length === 1, { timeoutMs: 5_000 });
-  const [toTags, ...more] = inTrace('studio.getTags send');
-  expect(more).toEqual([]);
-  expect(toTags?.parentSpanContext?.spanId).toBe(root?.spanContext().spanId);
-  expect(inTrace('studio.getTags')[0]?.parentSpanContext?.spanId).toBe(toTags?.spanContext().spanId);
+  const [run] = spansOf(traceId, 'workflow.runEndpointTrigger');
+  expect(run?.kind).toBe(SpanKind.SERVER);
+  expect((await taskCall(traceId))?.parentSpanContext?.spanId).toBe(run?.spanContext().spanId);
+  expect(exporter.getFinishedSpans().some((s) => s.name === 'workflow.job' && s.attributes['nap.job_id'] === jobId)).toBe(false);
+
+  // a schedule has no request: its job gets a root span of its own, which its task calls belong to
+  exporter.reset();
+  const scheduled = await platform.http('POST', '/operations-manager/triggers', {
+    token,
+    body: { name: 'trace own schedule', type: 'schedule', actionId, firstRunAt: Date.now() + 200 },
+  });
+  expect(scheduled.status).toBe(200);
+  const root = await eventually(
+    "the scheduled job's own trace",
+    () => exporter.getFinishedSpans().find((s) => s.name === 'workflow.job' && s.attributes['nap.trigger_type'] === 'schedule'),
+    { timeoutMs: 15_000 },
+  );
+  expect(root).toMatchObject({ kind: SpanKind.INTERNAL, attributes: { 'nap.workflow': 'trace-own' } });
+  expect(root.parentSpanContext).toBeUndefined();
+  expect((await taskCall(root.spanContext().traceId))?.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
 });

@@ -263,15 +263,19 @@ export async function deleteTriggersOf(svc: WorkflowContext, actionId: string): 
   return deleted;
 }
 
-/** Starts the automation of a trigger run on request (endpoint, manual) as the caller: the job it started. */
+/** Starts the automation of a trigger run on request (endpoint, manual) as the caller, in the request's trace: the job it started. */
 export async function startFromTrigger(
   svc: WorkflowContext,
   trigger: TriggerRecord,
   variables: Record<string, unknown>,
-  caller: Caller,
+  ctx: Pick<HandlerContext, 'caller' | 'trace'>,
   declared?: string[][],
 ): Promise<JobRecord> {
-  const job = await svc.triggerStarter.start(trigger, variables, caller, undefined, declared);
+  const traceContext = storedTraceOf(ctx.trace);
+  const job = await svc.triggerStarter.start(trigger, variables, ctx.caller, undefined, {
+    ...(declared !== undefined ? { declared } : {}),
+    ...(traceContext !== undefined ? { traceContext } : {}),
+  });
   if (job === undefined) throw new AppError('INTERNAL', `Trigger "${trigger.name}" started no job`);
   return job;
 }

@@ -6,7 +6,7 @@ import { isRecord } from '@nap/util';
 import { assertAutomationAccess } from '../domain/automations';
 import type { StoredAutomation } from '../domain/automations';
 import { assertMayRun } from '../domain/job-model';
-import type { JobRecord } from '../domain/job-model';
+import type { JobRecord, JobTraceContext } from '../domain/job-model';
 import type { JobEngine } from './job-engine';
 import { UserSchemas } from './input-schemas';
 import type { AutomationRepository } from '../store/automation-repository';
@@ -219,21 +219,22 @@ export class TriggerStarter {
    * Starts a job of the trigger's automation with `variables`, as `caller`; the job names the
    * trigger. With an occasion's `jobId` (a schedule's due time `due`, an event's position) a second
    * start of the same occasion creates nothing and answers undefined; an event's occasion carries the
-   * chain of event triggers that led to the job (see JobRecord.triggerChain).
+   * chain of event triggers that led to the job (see JobRecord.triggerChain). A run on request
+   * (endpoint, manual) gives what its form `declared` secret and its request's `traceContext`.
    */
   async start(
     trigger: TriggerRecord,
     variables: Record<string, unknown>,
     caller: Caller,
     occasion?: { jobId: string; due?: number; triggerChain?: string[] },
-    declared?: string[][],
+    request?: { declared?: string[][]; traceContext?: JobTraceContext },
   ): Promise<JobRecord | undefined> {
     const jobId = occasion?.jobId;
     // a trigger acting on its own (schedule, event) acts for an account that must still be there
     if (occasion !== undefined) await this.assertIdentity(trigger, caller);
     const workflow = await this.workflowOf(trigger, caller);
     assertMayRun(workflow, caller);
-    const secretPaths = declared ?? this.declaredSecretsOf(trigger);
+    const secretPaths = request?.declared ?? this.declaredSecretsOf(trigger);
     let job: JobRecord;
     try {
       job = await this.deps.engine.startJob({
@@ -251,6 +252,8 @@ export class TriggerStarter {
         ...(jobId !== undefined ? { jobId } : {}),
         ...(occasion?.triggerChain !== undefined ? { triggerChain: occasion.triggerChain } : {}),
         ...(secretPaths.length > 0 ? { secretPaths } : {}),
+        // a run on request stays in its request's trace (a schedule's or an event's job gets its own)
+        ...(request?.traceContext !== undefined ? { traceContext: request.traceContext } : {}),
       });
     } catch (err) {
       if (jobId !== undefined && hasCode(err, 'STORE_DUPLICATE_KEY')) return undefined;

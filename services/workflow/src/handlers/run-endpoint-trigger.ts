@@ -16,7 +16,7 @@ export function runEndpointTrigger(svc: WorkflowContext): Handler<'workflow.runE
     const variables = await svc.triggerStarter.variablesOf(trigger, input.body === undefined ? input.body : body, ctx.caller);
     return {
       message: 'Successfully created the requested item',
-      data: toPublicJob(await startFromTrigger(svc, trigger, variables, ctx.caller)),
+      data: toPublicJob(await startFromTrigger(svc, trigger, variables, ctx)),
       metadata: {},
     };
   };

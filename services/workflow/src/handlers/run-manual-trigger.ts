@@ -35,7 +35,7 @@ export function runManualTrigger(svc: WorkflowContext): Handler<'workflow.runMan
     }
     return {
       message: 'Successfully created the requested item',
-      data: toPublicJob(await startFromTrigger(svc, trigger, data, ctx.caller, declared)),
+      data: toPublicJob(await startFromTrigger(svc, trigger, data, ctx, declared)),
       metadata: {},
     };
   };
