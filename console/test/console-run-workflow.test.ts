@@ -11,8 +11,8 @@ import { COMMAND_TEMPLATE_RUNNER, LONG, PROVISION_VLAN, createWorkflows } from '
  * `Run` on a workflow's page: the job's variables asked as the workflow's inputSchema describes
  * them (a form for plain members, JSON for an imported schema of members of every type, JSON for a
  * workflow without one), the platform's refusal shown in the dialog, the new job's page after,
- * the same dialog from a workflow's row of the workflows list, and no Run for an account that may
- * not start jobs.
+ * the same dialog from a workflow's row of the workflows list, an automation's form builder form
+ * (radio buttons, checkboxes, alternatives), and no Run for an account that may not start jobs.
  */
 
 const READER = { username: 'run-reader', password: 'reader-password-1' } as const;
@@ -79,6 +79,53 @@ const CHANGE_WINDOW = {
 };
 
 /**
+ * A security rule's request as the platform's form builder writes one (Panorama's and Meraki's forms):
+ * a choice drawn as radio buttons (`ui:widget: radio`, `enumNames` left blank: the values name the
+ * choices), a yes-or-no offered as its two values (radio buttons there too), a list of choices
+ * (checkboxes, named by the items' `enumNames`, required: at least one) and two fields of
+ * alternatives (`oneOf`): a destination that is an IPv4 address or a host name, a port that is a
+ * number or a service's name.
+ */
+const SECURITY_RULE_FORM = {
+  schema: {
+    title: 'Create security rule',
+    type: 'object',
+    required: ['securityRule', 'productTypes', 'destination'],
+    properties: {
+      securityRule: { type: 'string', title: 'Security Rule', enum: ['Pre Rule', 'Post Rule'], enumNames: ['', ''] },
+      logStart: { type: 'boolean', title: 'Log at session start', enum: [true, false] },
+      productTypes: {
+        type: 'array',
+        title: 'Product Types',
+        uniqueItems: true,
+        default: [],
+        items: {
+          type: 'string',
+          enum: ['appliance', 'camera', 'switch', 'wireless'],
+          enumNames: ['Appliance', 'Camera', 'Switch', 'Wireless'],
+        },
+      },
+      destination: {
+        title: 'Destination',
+        description: 'where the rule lets the traffic go',
+        oneOf: [
+          { title: 'IPv4 address', type: 'string', format: 'ipv4' },
+          { title: 'Host name', type: 'string', pattern: '^[a-z][a-z0-9.-]*$' },
+        ],
+      },
+      port: {
+        title: 'Port',
+        oneOf: [
+          { title: 'Number', type: 'integer', minimum: 1, maximum: 65535 },
+          { title: 'Service name', type: 'string', pattern: '^[a-z-]+$' },
+        ],
+      },
+    },
+  },
+  uiSchema: { securityRule: { 'ui:widget': 'radio', 'ui:help': 'Whether to create a pre or a post rule' } },
+};
+
+/**
  * A drain before maintenance: the switches to take out of service (a list of names, at least one)
  * and who is on call (an object whose name is required). The Run dialog asks it with a form: each
  * item and member a field, labelled and placeheld as the plain ones.
@@ -133,6 +180,18 @@ beforeAll(async () => {
     type: 'manual',
     actionId: automation.data._id,
     formId: form.data._id,
+  });
+  const ruleForm = await platform.api<{ data: { _id: string } }>('POST', '/formbuilder/forms', {
+    form: { name: 'Security rule request', ...SECURITY_RULE_FORM, validationSchema: {} },
+  });
+  const rule = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', {
+    automation: { name: 'Create a security rule', description: 'Asks Panorama for a rule', componentName: 'Long maintenance' },
+  });
+  await platform.api('POST', '/operations-manager/triggers', {
+    name: 'From the console',
+    type: 'manual',
+    actionId: rule.data._id,
+    formId: ruleForm.data._id,
   });
   await platform.api('POST', '/automation-studio/projects/import', {
     project: {
@@ -630,6 +689,99 @@ describe('Run on a workflow’s page', () => {
     const jobId = /\/console\/jobs\/([^/?]+)$/.exec(page.url())?.[1] ?? '';
     const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
     expect(job.data.variables).toMatchObject({ site: 'lyon', agreed: true, devices: ['core-1'], contact: { name: 'Ana Costa' } });
+  }, 60_000);
+
+  it('asks a form builder’s choices as groups of radio buttons and checkboxes and its alternatives with a chooser: named groups, problems said and focused, the keyboard, the values sent', async () => {
+    await page.goto(`${platform.url}/console/automations`);
+    await page.getByRole('row').filter({ hasText: 'Create a security rule' }).getByRole('button', { name: 'Run' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run Create a security rule' });
+    const run = dialog.getByRole('button', { name: 'Run', exact: true });
+    // each a fieldset named by the field's label
+    const rules = dialog.getByRole('group', { name: /^Security Rule/ });
+    const [pre, post] = [rules.getByRole('radio', { name: 'Pre Rule' }), rules.getByRole('radio', { name: 'Post Rule' })];
+    const log = dialog.getByRole('group', { name: /^Log at session start/ });
+    const products = dialog.getByRole('group', { name: /^Product Types/ });
+    const box = (name: string) => products.getByRole('checkbox', { name, exact: true });
+    const destinationGroup = dialog.getByRole('group', { name: /^Destination/ });
+    const kind = destinationGroup.getByRole('combobox', { name: /^Destination/ });
+    const portGroup = dialog.getByRole('group', { name: /^Port/ });
+    await pre.waitFor();
+    // the items' enumNames name the boxes; the yes-or-no is two radio buttons, neither chosen
+    expect(await products.getByRole('checkbox').count()).toBe(4);
+    expect([await log.getByRole('radio', { name: 'Yes' }).isChecked(), await log.getByRole('radio', { name: 'No' }).isChecked()]).toEqual([
+      false,
+      false,
+    ]);
+    // a field of alternatives: its chooser named by its label, the chosen kind's field within, read with its description
+    expect(await kind.inputValue()).toBe('0');
+    expect(await said(kind)).toBe('where the rule lets the traffic go');
+    for (const field of [pre, box('Camera'), kind]) expect(await field.getAttribute('aria-invalid')).toBeNull();
+    await expectAccessible();
+
+    // nothing chosen: each group refused in a sentence naming it, the focus on the first radio button
+    await run.click();
+    await dialog.getByText('Nothing was sent: 3 fields need a change.').waitFor();
+    const summary = dialog.getByRole('list').filter({ has: page.getByRole('link', { name: 'Security Rule', exact: true }) });
+    expect(await summary.getByRole('link').allTextContents()).toEqual(['Security Rule', 'Product Types', 'Destination']);
+    for (const group of [rules, products]) expect(await group.getAttribute('aria-invalid')).toBe('true');
+    for (const radio of [pre, post])
+      expect([await radio.getAttribute('aria-invalid'), await said(radio)]).toEqual([
+        'true',
+        'Security Rule is required. Whether to create a pre or a post rule',
+      ]);
+    expect([await box('Wireless').getAttribute('aria-invalid'), await said(box('Wireless'))]).toEqual([
+      'true',
+      'Product Types needs at least one choice.',
+    ]);
+    const destination = destinationGroup.getByRole('textbox');
+    expect(await said(destination)).toBe('Destination is required. where the rule lets the traffic go');
+    // the chooser is not what is wrong: the kind's field is
+    expect(await kind.getAttribute('aria-invalid')).toBeNull();
+    await eventually('the focus on the first radio button', () => hasFocus(pre));
+    await summary.getByRole('link', { name: 'Product Types' }).click();
+    expect(await hasFocus(box('Appliance'))).toBe(true);
+    await expectAccessible();
+    await screenshot(page, 'run-form-choices-invalid.png');
+
+    // the keyboard: the arrows move the choice within the radio buttons, Space ticks a box
+    await pre.focus();
+    await page.keyboard.press('ArrowDown');
+    expect([await post.isChecked(), await hasFocus(post)]).toEqual([true, true]);
+    await box('Camera').focus();
+    await page.keyboard.press('Space');
+    await box('Wireless').check();
+    await log.getByRole('radio', { name: 'Yes' }).check();
+    // a host name that is none, a port number out of range: said of each field, as what its kinds take
+    await kind.selectOption({ label: 'Host name' });
+    await destination.fill('Core_1');
+    await portGroup.getByRole('spinbutton').fill('70000');
+    await run.click();
+    await eventually('Security Rule no longer invalid', async () => (await post.getAttribute('aria-invalid')) === null);
+    await dialog.getByText('Nothing was sent: 2 fields need a change.').waitFor();
+    expect([await destination.getAttribute('aria-invalid'), await said(destination)]).toEqual([
+      'true',
+      'Destination fits none of its kinds: as IPv4 address, it is not a valid ipv4; as Host name, it does not match pattern "^[a-z][a-z0-9.-]*$". where the rule lets the traffic go',
+    ]);
+    // a number is no service name: the one kind it can be says what is wrong
+    expect(await said(portGroup.getByRole('spinbutton'))).toBe('Port must be at most 65535.');
+    for (const group of [rules, products]) expect(await group.getAttribute('aria-invalid')).toBeNull();
+    await eventually('the focus on the destination', () => hasFocus(destination));
+    await expectAccessible();
+    await screenshot(page, 'run-form-alternatives-invalid.png');
+
+    await destination.fill('fw-1.example.net');
+    await portGroup.getByRole('spinbutton').fill('443');
+    await run.click();
+    await page.waitForURL(/\/console\/jobs\//);
+    const jobId = /\/console\/jobs\/([^/?]+)$/.exec(page.url())?.[1] ?? '';
+    const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
+    expect(job.data.variables).toMatchObject({
+      securityRule: 'Post Rule',
+      logStart: true,
+      productTypes: ['camera', 'wireless'],
+      destination: 'fw-1.example.net',
+      port: 443,
+    });
   }, 60_000);
 
   it('offers no Run to an account that may not start jobs', async () => {

@@ -21,3 +21,16 @@ export function fieldAria(id: FieldPathId | string, invalid: boolean, withExampl
   const ids = [invalid ? errorId(id) : '', descriptionId(id), helpId(id), withExamples ? examplesId(id) : ''];
   return { 'aria-invalid': invalid ? true : undefined, 'aria-describedby': ids.filter(Boolean).join(' ') };
 }
+
+/** The id of the label of a field drawn as a group (a fieldset's legend): RJSF's own `titleId` is its objects' titles'. */
+export function labelId(id: FieldPathId | string): string {
+  return `${typeof id === 'string' ? id : id.$id}__label`;
+}
+
+/** RJSF's id of the chooser of a field of alternatives, `<field>__oneof_select` (or `__anyof_`). */
+const KIND_CHOOSER = /__(oneof|anyof)_select$/;
+
+/** The id of the field whose kind the control `id` chooses, or undefined when `id` is no such chooser. */
+export function kindChooserOf(id: string): string | undefined {
+  return KIND_CHOOSER.test(id) ? id.replace(KIND_CHOOSER, '') : undefined;
+}

@@ -9,11 +9,21 @@ export function idOfProperty(property: string): string {
   return [ID_PREFIX, ...property.split('.').filter(Boolean)].join(ID_SEPARATOR);
 }
 
-/** The element that takes the focus for the field drawn as `element`: itself when it can, else its first control (a group of radios). */
+/**
+ * The element that takes the focus for the field drawn as `element`: itself when it can, else the
+ * control Tab would land on in it: a group of radios' chosen one, else its first control that is enabled.
+ */
 export function controlOf(element: Element | null): HTMLElement | null {
   if (!element) return null;
   if (element.matches(CONTROLS) || element.hasAttribute('tabindex')) return element as HTMLElement;
-  return element.querySelector<HTMLElement>(CONTROLS);
+  return (
+    element.querySelector<HTMLElement>('input[type="radio"]:checked:not(:disabled)') ??
+    element.querySelector<HTMLElement>(
+      CONTROLS.split(', ')
+        .map((control) => `${control}:not(:disabled)`)
+        .join(', '),
+    )
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import Form from '@rjsf/core';
+import { getUiOptions } from '@rjsf/utils';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
@@ -29,15 +30,19 @@ const ALL_TEMPLATES = { ...TEMPLATES, BaseInputTemplate: InputTemplate };
  * messages (after a first submit, then live) as sentences naming each field, under it and read out
  * with it, every kind of control marked invalid while refused; a refused submit puts the focus on
  * the first invalid field of the form as it reads, and lists the fields to correct at the top.
+ * Choices drawn as radio buttons or checkboxes (a list of choices is, unless its UI says otherwise)
+ * are fieldsets named by the field's label; a field of alternatives (`oneOf`, `anyOf`) is a fieldset
+ * with a chooser of the kind, the chosen kind's field beside it, and its problem said of the field.
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
   const form = useRef<Form<FormData, RJSFSchema>>(null);
-  const ui = useMemo(() => withItemLabels(schema, uiSchema ?? {}), [schema, uiSchema]);
+  const typed = useMemo(() => withChoiceTypes(schema) as RJSFSchema, [schema]);
+  const ui = useMemo(() => withItemLabels(typed, withChoiceUi(typed, uiSchema ?? {})), [typed, uiSchema]);
   return (
     <Form<FormData, RJSFSchema>
       ref={form}
       className="schema-form"
-      schema={schema}
+      schema={typed}
       uiSchema={ui}
       formData={formData}
       validator={formValidator}
@@ -66,7 +71,8 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, dis
 function withItemLabels(schema: unknown, uiSchema: Ui): Ui {
   if (!isObject(schema)) return uiSchema;
   let ui = uiSchema;
-  if (isObject(schema.items) && schema.items.title === undefined && typeof ui.items !== 'function') {
+  // a list of choices has no items of its own to label: its UI's `items` names its choices
+  if (isObject(schema.items) && schema.items.title === undefined && typeof ui.items !== 'function' && !isChoiceList(schema)) {
     const own: unknown = ui.items;
     const items = withItemLabels(schema.items, isObject(own) ? (own as Ui) : {});
     if (items['ui:title'] === undefined)
@@ -77,6 +83,94 @@ function withItemLabels(schema: unknown, uiSchema: Ui): Ui {
     const current: unknown = ui[name];
     const member = withItemLabels(property, isObject(current) ? (current as Ui) : {});
     if (member !== current && Object.keys(member).length > 0) ui = { ...ui, [name]: member };
+  }
+  return ui;
+}
+
+/** True for a list of choices the person ticks (`uniqueItems` of an `enum`): RJSF's multi-select. */
+function isChoiceList(schema: Record<string, unknown>): boolean {
+  return schema.type === 'array' && schema.uniqueItems === true && isObject(schema.items) && Array.isArray(schema.items.enum);
+}
+
+/** True for a schema of alternatives RJSF draws as a chooser of the kind and the chosen kind's field (not a select of constants). */
+function isAlternatives(schema: Record<string, unknown>): boolean {
+  const branches: unknown = schema.oneOf ?? schema.anyOf;
+  if (!Array.isArray(branches) || Array.isArray(schema.enum)) return false;
+  return !branches.every((branch) => isObject(branch) && ('const' in branch || (Array.isArray(branch.enum) && branch.enum.length === 1)));
+}
+
+/** The UI keys a field shows once around it: said again by the chosen kind's field, they would be read twice. */
+const AROUND_ONLY = new Set(['ui:help', 'ui:description', 'ui:title']);
+
+/** The JSON type of `value` as a schema names it. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'number' && Number.isInteger(value) ? 'integer' : typeof value;
+}
+
+/**
+ * `schema` with each choice of constants that names no type (`oneOf: [{ const: 'fast', title: 'Fast' }, …]`)
+ * given the type its constants share, at any depth: RJSF draws such a choice as a select only when it
+ * knows the type. The constants accept what they accepted.
+ */
+function withChoiceTypes(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withChoiceTypes);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) out[key] = DATA_KEYWORDS.has(key) ? value : withChoiceTypes(value);
+  const branches: unknown = schema.oneOf ?? schema.anyOf;
+  if (schema.type === undefined && Array.isArray(branches) && branches.length > 0 && branches.every((b) => isObject(b) && 'const' in b)) {
+    const types = new Set(branches.map((branch) => typeOf((branch as Record<string, unknown>).const)));
+    if (types.size === 1) out.type = [...types][0];
+  }
+  return out;
+}
+
+/** Keywords whose value is data, never a schema to walk. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+/** A kind's UI with the members that only mark the kind (`kind: { const: 'address' }`) hidden: the chooser says the kind. */
+function withKindMarksHidden(kind: unknown, uiSchema: Ui): Ui {
+  if (!isObject(kind) || !isObject(kind.properties)) return uiSchema;
+  let ui = uiSchema;
+  for (const [name, member] of Object.entries(kind.properties)) {
+    if (isObject(member) && 'const' in member && typeof member.const !== 'boolean' && ui[name] === undefined)
+      ui = { ...ui, [name]: { 'ui:widget': 'hidden' } };
+  }
+  return ui;
+}
+
+/**
+ * `uiSchema` with every list of choices drawn as a group of checkboxes (a `<select multiple>` asks for
+ * Ctrl-click, and hides what is chosen once it scrolls) unless it names its widget, and every field of
+ * alternatives (`oneOf`, `anyOf`) without a UI of its own per kind giving its kinds its UI but its
+ * help and description, which stay around the whole field.
+ */
+function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
+  if (!isObject(schema)) return uiSchema;
+  let ui = uiSchema;
+  if (isChoiceList(schema) && getUiOptions(ui).widget === undefined) ui = { ...ui, 'ui:widget': 'checkboxes' };
+  if (isAlternatives(schema)) {
+    const keyword = schema.oneOf !== undefined ? 'oneOf' : 'anyOf';
+    const branches = schema[keyword] as unknown[];
+    if (!Array.isArray(ui[keyword])) {
+      const shared = Object.fromEntries(Object.entries(ui).filter(([key]) => !AROUND_ONLY.has(key)));
+      ui = { ...ui, [keyword]: branches.map((branch) => withChoiceUi(branch, withKindMarksHidden(branch, shared))) };
+    }
+  }
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [name, property] of Object.entries(properties)) {
+    const current: unknown = ui[name];
+    const own = isObject(current) ? (current as Ui) : {};
+    const member = withChoiceUi(property, own);
+    if (member !== own) ui = { ...ui, [name]: member };
+  }
+  if (isObject(schema.items) && !isChoiceList(schema)) {
+    const current: unknown = ui.items;
+    const own = isObject(current) ? (current as Ui) : {};
+    const items = withChoiceUi(schema.items, own);
+    if (items !== own) ui = { ...ui, items };
   }
   return ui;
 }
@@ -105,6 +199,19 @@ function adaptUi(schema: unknown, uiSchema: Ui): Ui {
     let member: Ui = isObject(current) ? (current as Ui) : {};
     const enumNames: unknown = property.enumNames;
     if (Array.isArray(enumNames)) member = { ...member, 'ui:enumNames': enumNames.map(String) };
+    // the names of a list's choices (Meraki's "Product Types"): RJSF reads them from the items' UI
+    const itemNames: unknown = isObject(property.items) ? property.items.enumNames : undefined;
+    if (Array.isArray(itemNames) && itemNames.length > 0) {
+      const items: unknown = member.items;
+      member = { ...member, items: { ...(isObject(items) ? items : {}), 'ui:enumNames': itemNames.map(String) } };
+    }
+    // a yes-or-no the form builder offers as its two values (`enum: [true, false]`) is a pair of radio buttons there
+    if (property.type === 'boolean' && Array.isArray(property.enum) && getUiOptions(member).widget === undefined)
+      member = {
+        ...member,
+        'ui:widget': 'radio',
+        'ui:options': { ...(isObject(member['ui:options']) ? member['ui:options'] : {}), inline: true },
+      };
     member = adaptUi(property, member);
     if (Object.keys(member).length > 0) ui[name] = member;
   }
@@ -119,5 +226,28 @@ function adaptUi(schema: unknown, uiSchema: Ui): Ui {
  * platform checks it (`runSchemaOfForm`).
  */
 export function adaptStudioForm(schema: RJSFSchema, uiSchema: Ui = {}): { schema: RJSFSchema; uiSchema: Ui } {
-  return { schema: runSchemaOfForm(schema) as RJSFSchema, uiSchema: adaptUi(schema, uiSchema) };
+  return { schema: withChoicesRequired(runSchemaOfForm(schema)) as RJSFSchema, uiSchema: adaptUi(schema, uiSchema) };
+}
+
+/**
+ * `schema` with each required list of choices needing at least one: the form builder's `required` on
+ * "Product Types" asks for a choice, which an empty list (the form's `default: []`) would meet in JSON
+ * Schema's terms. A list that sets its own `minItems` keeps it.
+ */
+function withChoicesRequired(schema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const properties = isObject(schema.properties) ? schema.properties : undefined;
+  const out: Record<string, unknown> = { ...schema };
+  if (properties) {
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => {
+        const member = withChoicesRequired(property);
+        const needsOne = isObject(member) && required.includes(name) && isChoiceList(member) && member.minItems === undefined;
+        return [name, needsOne ? { ...member, minItems: 1 } : member];
+      }),
+    );
+  }
+  if (isObject(schema.items)) out.items = withChoicesRequired(schema.items);
+  return out;
 }

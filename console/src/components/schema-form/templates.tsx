@@ -6,14 +6,16 @@ import type {
   DescriptionFieldProps,
   ErrorListProps,
   FieldErrorProps,
+  FieldTemplateProps,
   IconButtonProps,
+  MultiSchemaFieldTemplateProps,
   ObjectFieldTemplateProps,
   RJSFSchema,
   TemplatesType,
 } from '@rjsf/utils';
 import type { MouseEvent } from 'react';
 import { StatusIcon } from '../status-icon';
-import { fieldAria, isInvalid } from './field-aria';
+import { fieldAria, isInvalid, labelId } from './field-aria';
 import { controlOf, idOfProperty } from './focus';
 
 /**
@@ -246,6 +248,81 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps<FormData, RJSFSchem
   );
 }
 
+/** True for a field drawn as one control per choice (radio buttons, checkboxes): a group, not one control a label points at. */
+function isChoiceGroup(widget: unknown): boolean {
+  return widget === 'radio' || widget === 'checkboxes';
+}
+
+/**
+ * Every field: its label, description, control, problem and help. A field of choices (radio buttons,
+ * checkboxes) and a field of alternatives (`oneOf`, `anyOf`: a chooser of the kind and the chosen
+ * kind's field) are groups: a fieldset named by its legend, the field's label. A group of choices
+ * says it is invalid while its field has a problem.
+ */
+function FieldTemplate(props: FieldTemplateProps<FormData, RJSFSchema>) {
+  const { id, label, children, errors, help, description, hidden, required, displayLabel, registry, uiSchema, schema } = props;
+  const { rawErrors, hideError } = props;
+  const options = getUiOptions<FormData, RJSFSchema>(uiSchema);
+  const WrapIfAdditionalTemplate = getTemplate<'WrapIfAdditionalTemplate', FormData, RJSFSchema>(
+    'WrapIfAdditionalTemplate',
+    registry,
+    options,
+  );
+  if (hidden) return <div className="hidden">{children}</div>;
+  const choices = isChoiceGroup(options.widget);
+  const alternatives = (schema.oneOf ?? schema.anyOf) !== undefined && !registry.schemaUtils.isSelect(schema);
+  const star = required ? <span className="required">*</span> : null;
+  if (!choices && !alternatives) {
+    return (
+      <WrapIfAdditionalTemplate {...props}>
+        {displayLabel && options.widget !== 'checkbox' && label ? (
+          <label className="control-label" htmlFor={id}>
+            {label}
+            {star}
+          </label>
+        ) : null}
+        {displayLabel && description ? description : null}
+        {children}
+        {errors}
+        {help}
+      </WrapIfAdditionalTemplate>
+    );
+  }
+  return (
+    <WrapIfAdditionalTemplate {...props}>
+      <fieldset
+        className={choices ? 'field-choices' : 'field-alternatives'}
+        aria-invalid={choices && isInvalid(rawErrors, hideError) ? true : undefined}
+      >
+        {/* an object of alternatives names itself here too: RJSF leaves its title to an object field that draws none */}
+        {(displayLabel || (alternatives && options.label !== false)) && label ? (
+          <legend id={labelId(id)} className="control-label">
+            {label}
+            {star}
+          </legend>
+        ) : null}
+        {displayLabel && description ? description : null}
+        {children}
+        {errors}
+        {help}
+      </fieldset>
+    </WrapIfAdditionalTemplate>
+  );
+}
+
+/**
+ * A field of alternatives: the chooser of the kind, then the chosen kind's field, whose own label is
+ * left to screen readers (the chooser shows the kind's name just above it).
+ */
+function MultiSchemaFieldTemplate({ selector, optionSchemaField }: MultiSchemaFieldTemplateProps<FormData, RJSFSchema>) {
+  return (
+    <div className="field-alternative">
+      {selector}
+      {optionSchemaField}
+    </div>
+  );
+}
+
 /** A button of a list, in words: RJSF's default draws a glyph of a font the console does not load. */
 function wordButton(words: string, danger = false) {
   return function WordButton({
@@ -337,6 +414,8 @@ const { ButtonTemplates } = getDefaultRegistry<FormData, RJSFSchema>().templates
 /** The templates the console draws itself, over RJSF's defaults. */
 export const TEMPLATES: Partial<TemplatesType<FormData, RJSFSchema>> = {
   DescriptionFieldTemplate: DescriptionField,
+  FieldTemplate,
+  MultiSchemaFieldTemplate,
   FieldErrorTemplate,
   ErrorListTemplate,
   ArrayFieldTemplate,

@@ -69,7 +69,12 @@ function step(node: unknown, ui: unknown, part: string): { node: unknown; ui: un
     return { node: Array.isArray(items) ? items[Number(part)] : items, ui: uiSchema.items, item: true };
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
-  return { node: properties[part], ui: uiSchema[part], item: false };
+  // a member one of the kinds of a field of alternatives declares (its chosen kind's field draws it)
+  const branches = [schema.oneOf, schema.anyOf, schema.allOf].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
+  const declaring = branches.find((branch) => isObject(branch) && isObject(branch.properties) && part in branch.properties);
+  const member =
+    part in properties ? properties[part] : isObject(declaring) && isObject(declaring.properties) ? declaring.properties[part] : undefined;
+  return { node: member, ui: uiSchema[part], item: false };
 }
 
 /**
@@ -103,6 +108,8 @@ function placeOf(schema: RJSFSchema, property: string): number[] {
   const place: number[] = [];
   for (const part of property.split('.').filter(Boolean)) {
     const properties = isObject(node) && isObject(node.properties) ? Object.keys(node.properties) : [];
+    // a member of a chosen kind only: after the field's own members
+    if (!/^\d+$/.test(part) && !properties.includes(part)) properties.push(part);
     place.push(/^\d+$/.test(part) && isObject(node) && node.items !== undefined ? Number(part) : properties.indexOf(part));
     node = step(node, undefined, part).node;
   }
@@ -147,8 +154,17 @@ function oneOf(values: readonly unknown[]): string {
   return `${shown.join(', ')}${values.length > shown.length ? ', …' : ''}`;
 }
 
-/** What is wrong, said of the field (after its label): "is required", "needs at least 1 item"… */
-function predicateOf(unit: OutputUnit, value: unknown): string {
+/** True for a list of choices the person ticks (`uniqueItems` of an `enum`): its items are choices. */
+function isChoiceList(node: unknown): boolean {
+  return isObject(node) && node.uniqueItems === true && isObject(node.items) && Array.isArray(node.items.enum);
+}
+
+/**
+ * What is wrong, said of the field (after its label): "is required", "needs at least 1 item"…;
+ * `value` is the keyword's value, `holder` the schema that holds the keyword.
+ */
+function predicateOf(unit: OutputUnit, value: unknown, holder?: unknown): string {
+  const things = isChoiceList(holder) ? 'choice' : 'item';
   switch (unit.keyword) {
     case 'required':
       return 'is required';
@@ -165,9 +181,9 @@ function predicateOf(unit: OutputUnit, value: unknown): string {
     case 'enum':
       return Array.isArray(value) ? `must be one of ${oneOf(value)}` : 'must be one of its choices';
     case 'minItems':
-      return `needs at least ${plural(value, 'item')}`;
+      return value === 1 && things === 'choice' ? 'needs at least one choice' : `needs at least ${plural(value, things)}`;
     case 'maxItems':
-      return `takes at most ${plural(value, 'item')}`;
+      return `takes at most ${plural(value, things)}`;
     case 'uniqueItems':
       return 'has the same item twice';
     case 'minLength':
@@ -193,9 +209,9 @@ function predicateOf(unit: OutputUnit, value: unknown): string {
       return key === undefined ? 'has a member it does not take' : `does not take a member "${key}"`;
     }
     case 'anyOf':
-      return 'matches none of the forms it may take';
+      return 'fits none of its kinds';
     case 'oneOf':
-      return 'must match exactly one of the forms it may take';
+      return 'must fit exactly one of its kinds';
     case 'minProperties':
       return `needs at least ${plural(value, 'member')}`;
     case 'maxProperties':
@@ -208,18 +224,99 @@ function predicateOf(unit: OutputUnit, value: unknown): string {
   }
 }
 
+/** The innermost kind of a field of alternatives the keyword at `keywordLocation` sits in: `#/properties/d/oneOf/1/pattern` → `#/properties/d/oneOf`, 1. */
+function kindOf(keywordLocation: string): { at: string; index: number } | undefined {
+  const found = [...keywordLocation.matchAll(/\/(?:anyOf|oneOf)\/(\d+)(?=\/|$)/g)].pop();
+  if (found?.index === undefined) return undefined;
+  return { at: `${keywordLocation.slice(0, found.index)}${found[0].replace(/\/\d+$/, '')}`, index: Number(found[1]) };
+}
+
+/** True when a kind's finding rules the kind out for the value: of another type, or another value of a member that tells the kinds apart. */
+function rulesOut(unit: OutputUnit, at: string): boolean {
+  if (unit.keyword === 'type') return unit.instanceLocation === at;
+  return (unit.keyword === 'const' || unit.keyword === 'enum') && unit.instanceLocation !== at;
+}
+
+/** How the person knows a kind: its title, as the chooser shows it, else its constant, else its place. */
+function kindName(kind: unknown, index: number): string {
+  if (isObject(kind) && typeof kind.title === 'string' && kind.title !== '') return kind.title;
+  if (isObject(kind) && 'const' in kind) return JSON.stringify(kind.const);
+  return `option ${index + 1}`;
+}
+
+/** A finding as a subject and a predicate: the field it names (a missing member for `required`), and what is wrong with it. */
+function findingOf(unit: OutputUnit, schema: RJSFSchema): { property: string; predicate: string } {
+  let property = propertyOf(unit.instanceLocation);
+  if (unit.keyword === 'required') {
+    const missing = /"([^"]+)"/.exec(unit.error)?.[1];
+    if (missing !== undefined) property = `${property}.${missing}`;
+  }
+  const holder = keywordValue(schema, unit.keywordLocation.replace(/\/[^/]*$/, ''));
+  return { property, predicate: predicateOf(unit, keywordValue(schema, unit.keywordLocation), holder) };
+}
+
 /**
- * A finding another one already says: a branch of an `anyOf`/`oneOf` (the choice itself is refused,
- * not each form it could have taken), or the `false` schema of a member an object does not take
- * (its `additionalProperties` names it).
+ * What the findings of fields of alternatives (`oneOf`, `anyOf`) come to. A field with one kind the
+ * value can be (the others of another type, or told apart by a member's constant) has that kind's
+ * findings as its own ("Destination does not match pattern …", "Name in Target is required."), the
+ * field's generic one dropped; otherwise the field's finding says which kinds it fits, or what each
+ * kind refuses. Returns the findings to leave out and the predicates of those said otherwise.
  */
-function isSaidByAnother(unit: OutputUnit, refusedMembers: ReadonlySet<string>): boolean {
-  return /\/(anyOf|oneOf)\/\d+(\/|$)/.test(unit.keywordLocation) || (unit.keyword === 'false' && refusedMembers.has(unit.instanceLocation));
+function alternativesOf(units: readonly OutputUnit[], schema: RJSFSchema, uiSchema?: UiSchema<FormData, RJSFSchema>) {
+  const adopted = new Set<string>();
+  const hidden = new Set<OutputUnit>();
+  const said = new Map<OutputUnit, string>();
+  for (const unit of units) {
+    const kind = kindOf(unit.keywordLocation);
+    if (kind !== undefined && !adopted.has(`${kind.at}/${kind.index}`)) {
+      hidden.add(unit);
+      continue;
+    }
+    if (unit.keyword !== 'oneOf' && unit.keyword !== 'anyOf') continue;
+    const kinds: unknown = keywordValue(schema, unit.keywordLocation);
+    if (!Array.isArray(kinds)) continue;
+    const findings = kinds.map((_, index) =>
+      units.filter((other) => {
+        const of = kindOf(other.keywordLocation);
+        return of?.at === unit.keywordLocation && of.index === index && !WRAPPERS.has(other.keyword);
+      }),
+    );
+    const matches = Number(/\((\d+) matches\)/.exec(unit.error)?.[1] ?? 0);
+    if (matches >= 2) {
+      const fitting = findings.flatMap((found, index) => (found.length === 0 ? [kindName(kinds[index], index)] : []));
+      said.set(unit, `fits ${String(matches)} of its kinds (${fitting.join(' and ')}) and must fit only one`);
+      continue;
+    }
+    // a choice of constants (a select): its choices by the names the select shows
+    if (kinds.every((kind) => isObject(kind) && 'const' in kind)) {
+      said.set(unit, `must be one of its choices: ${kinds.map(kindName).join(', ')}`);
+      continue;
+    }
+    const possible = findings.flatMap((found, index) => (found.some((one) => rulesOut(one, unit.instanceLocation)) ? [] : [index]));
+    if (possible.length === 1) {
+      adopted.add(`${unit.keywordLocation}/${String(possible[0])}`);
+      hidden.add(unit);
+      continue;
+    }
+    const reasons = (possible.length > 0 ? possible : kinds.map((_, index) => index)).map((index) => {
+      const first = findings[index]?.[0];
+      const name = kindName(kinds[index], index);
+      if (first === undefined) return `as ${name}, it is refused`;
+      const { property, predicate } = findingOf(first, schema);
+      const subject = property === propertyOf(unit.instanceLocation) ? 'it' : labelAt(schema, uiSchema, property);
+      return `as ${name}, ${subject} ${predicate}`;
+    });
+    said.set(unit, `fits none of its kinds: ${reasons.join('; ')}`);
+  }
+  return { hidden, said };
 }
 
 /**
  * The validator's findings as RJSF's errors, in the order of the form: each message a sentence that
- * names the field ("Name in Contact is required."), as it is shown under the field and read out with it.
+ * names the field ("Name in Contact is required."), as it is shown under the field and read out with
+ * it. Left out: the findings another one already says (the `false` schema of a member an object does
+ * not take, which its `additionalProperties` names), and those of the kinds of a field of alternatives
+ * (see {@link alternativesOf}).
  */
 function toRjsfErrors(units: readonly OutputUnit[], schema: RJSFSchema, uiSchema?: UiSchema<FormData, RJSFSchema>): RJSFValidationError[] {
   const found: { error: RJSFValidationError; place: number[] }[] = [];
@@ -233,15 +330,14 @@ function toRjsfErrors(units: readonly OutputUnit[], schema: RJSFSchema, uiSchema
           `${unit.instanceLocation}/${(/^Property "([^"]+)"/.exec(unit.error)?.[1] ?? '').replace(/~/g, '~0').replace(/\//g, '~1')}`,
       ),
   );
+  const alternatives = alternativesOf(units, schema, uiSchema);
   for (const unit of units) {
-    if (WRAPPERS.has(unit.keyword) || isSaidByAnother(unit, refusedMembers)) continue;
-    let property = propertyOf(unit.instanceLocation);
-    if (unit.keyword === 'required') {
-      const missing = /"([^"]+)"/.exec(unit.error)?.[1];
-      if (missing !== undefined) property = `${property}.${missing}`;
-    }
+    if (WRAPPERS.has(unit.keyword) || alternatives.hidden.has(unit)) continue;
+    if (unit.keyword === 'false' && refusedMembers.has(unit.instanceLocation)) continue;
+    const finding = findingOf(unit, schema);
+    const { property } = finding;
     const title = labelAt(schema, uiSchema, property);
-    const message = `${title} ${predicateOf(unit, keywordValue(schema, unit.keywordLocation))}.`;
+    const message = `${title} ${alternatives.said.get(unit) ?? finding.predicate}.`;
     // a keyword met twice on one path (a `$ref` and its target) says the same once
     if (seen.has(`${property} ${message}`)) continue;
     seen.add(`${property} ${message}`);

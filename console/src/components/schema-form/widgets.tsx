@@ -17,7 +17,7 @@ import {
 } from '@rjsf/utils';
 import type { BaseInputTemplateProps, RJSFSchema, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import type { ChangeEvent } from 'react';
-import { fieldAria, isInvalid } from './field-aria';
+import { fieldAria, isInvalid, kindChooserOf, labelId } from './field-aria';
 
 /**
  * The controls of the console's schema forms: RJSF's default widgets, drawn again so that each
@@ -99,6 +99,8 @@ function SelectWidget({
   onFocus,
   placeholder,
   htmlName,
+  label,
+  hideLabel,
   rawErrors,
   hideError,
 }: Props) {
@@ -109,6 +111,13 @@ function SelectWidget({
     return enumOptionValueDecoder<RJSFSchema>(chosen, enumOptions, format, emptyValue);
   };
   const selected = enumOptionSelectedValue<RJSFSchema>(value, enumOptions, multiple, format, multiple ? [] : '');
+  // the chooser of a field of alternatives (`oneOf`, `anyOf`): named by the field's label and read out with its
+  // description; never itself invalid, the chosen kind's control is (a problem is with what is written there)
+  const field = kindChooserOf(id);
+  const aria =
+    field === undefined
+      ? fieldAria(id, isInvalid(rawErrors, hideError))
+      : { ...fieldAria(field, false), ...(hideLabel ? { 'aria-label': label } : { 'aria-labelledby': labelId(field) }) };
   return (
     <select
       id={id}
@@ -122,7 +131,7 @@ function SelectWidget({
       onChange={(event) => onChange(read(event.target))}
       onBlur={(event) => onBlur(id, read(event.target))}
       onFocus={(event) => onFocus(id, read(event.target))}
-      {...fieldAria(id, isInvalid(rawErrors, hideError))}
+      {...aria}
     >
       {!multiple && schema.default === undefined ? <option value="">{placeholder ?? ''}</option> : null}
       {(enumOptions ?? []).map(({ value: choice, label }, i) => (
@@ -237,8 +246,11 @@ function TextareaWidget({
 }
 
 /**
- * Choices as radio buttons or checkboxes (`ui:widget: radio`, a list of unique choices): a group
- * named by the field's label; each button says the group is invalid, since a button is what has the focus.
+ * Choices as radio buttons (`ui:widget: radio`, a yes-or-no the form builder offers as two values) or
+ * checkboxes (a list of choices): the field's template draws them as a fieldset named by the field's
+ * label (a group named by the label here when the label is hidden). Each button says the field is
+ * invalid and reads its problem out, since a button is what has the focus. Radios share one name, so
+ * the arrow keys move the choice within the group and Tab leaves it.
  */
 function ChoicesWidget({
   id,
@@ -253,6 +265,7 @@ function ChoicesWidget({
   onFocus,
   htmlName,
   label,
+  hideLabel,
   rawErrors,
   hideError,
   several,
@@ -262,8 +275,9 @@ function ChoicesWidget({
   const values: unknown[] = Array.isArray(value) ? value : [value];
   const decode = (raw: string): unknown => enumOptionValueDecoder<RJSFSchema>(raw, enumOptions, format, emptyValue);
   const aria = fieldAria(id, isInvalid(rawErrors, hideError));
+  const group = hideLabel ? { role: several ? 'group' : 'radiogroup', 'aria-label': label } : {};
   return (
-    <div className={several ? 'checkboxes' : 'field-radio-group'} id={id} role={several ? 'group' : 'radiogroup'} aria-label={label}>
+    <div className={`${several ? 'checkboxes' : 'field-radio-group'}${inline ? ' choices-inline' : ''}`} id={id} {...group}>
       {enumOptions.map((option, i) => {
         const off = disabled || readonly || (enumDisabled?.includes(option.value) ?? false);
         const change = (event: ChangeEvent<HTMLInputElement>) => {
@@ -272,10 +286,7 @@ function ChoicesWidget({
           else onChange(enumOptionsDeselectValue<RJSFSchema>(i, values, enumOptions));
         };
         return (
-          <label
-            key={String(option.value)}
-            className={`${several ? 'checkbox' : 'radio'}${inline ? '-inline' : ''} ${off ? 'disabled' : ''}`}
-          >
+          <label key={String(option.value)} className={`choice${off ? ' disabled' : ''}`}>
             <input
               type={several ? 'checkbox' : 'radio'}
               id={optionId(id, i)}
