@@ -126,6 +126,17 @@ export function runStoreContractSuite(
           details: { index: 'name_1' },
         });
         expect(await items.countDocuments()).toBe(2);
+        // an index made after inserts: the next ones have their entries in it, and once it is dropped none
+        await items.createIndexes([{ keys: { tag: 1 }, unique: true, sparse: true }]);
+        const tagged = await items.insertOneId({ name: 'core-4', tag: 't1' });
+        expect((await items.find({ tag: 't1' })).map((d) => d._id)).toEqual([tagged]);
+        await expect(items.insertOneId({ name: 'core-5', tag: 't1' })).rejects.toMatchObject({
+          code: 'STORE_DUPLICATE_KEY',
+          details: { index: 'tag_1' },
+        });
+        expect(await items.dropIndex('tag_1')).toBe(true);
+        expect(await items.insertOneId({ name: 'core-5', tag: 't1' })).toMatch(UUID);
+        expect(await items.countDocuments()).toBe(4);
       });
 
       it('keeps a given string _id and refuses a second document with the same _id', async () => {

@@ -129,10 +129,25 @@ function objectHasSpecials(value: object): boolean {
  * carries (a copy that noted none, see `cloneValue`), so it is not walked to find out.
  */
 export function encodeDoc(doc: Doc, plain = false): string {
+  return encodeDocWithMembers(doc, plain).text;
+}
+
+/** A document as {@link encodeDoc} encodes it, with its members as {@link storedMembers} would read them back (format `M` only). */
+export interface EncodedDoc {
+  text: string;
+  members: MemberTexts | undefined;
+}
+
+/**
+ * {@link encodeDoc}, with the header and JSON of the members format as written: an insert that
+ * needs some members (those its indexes name) decodes them from these rather than parsing the
+ * header it has just written.
+ */
+export function encodeDocWithMembers(doc: Doc, plain = false): EncodedDoc {
   if (plain || !hasSpecials(doc)) return encodeMembers(doc, undefined, undefined);
   const paths: Path[] = [];
   const safe = toJsonSafe(doc, [], paths);
-  return WITH_SPECIALS + JSON.stringify([paths, safe]);
+  return { text: WITH_SPECIALS + JSON.stringify([paths, safe]), members: undefined };
 }
 
 /**
@@ -141,7 +156,7 @@ export function encodeDoc(doc: Doc, plain = false): string {
  * them), the others as `doc` holds them now (a member `doc` no longer has is gone); members new to
  * `doc` follow, in its order.
  */
-function encodeMembers(doc: Doc, from: StoredMembers | undefined, changed: ReadonlySet<string> | undefined): string {
+function encodeMembers(doc: Doc, from: StoredMembers | undefined, changed: ReadonlySet<string> | undefined): EncodedDoc {
   // concatenated rather than joined: V8 keeps the pieces until the text is written, then copies once
   let body = '{';
   const header: (string | number)[] = [];
@@ -168,13 +183,18 @@ function encodeMembers(doc: Doc, from: StoredMembers | undefined, changed: Reado
   } else {
     for (const name in doc) if (Object.hasOwn(doc, name)) write(name);
   }
-  return `${MEMBERS}${JSON.stringify(header)}\n${body}}`;
+  body += '}';
+  return { text: `${MEMBERS}${JSON.stringify(header)}\n${body}`, members: { header, body } };
+}
+
+/** The header of a document in the members format (`[name, start, end, …]`, see {@link MEMBERS}) and its JSON. */
+export interface MemberTexts {
+  header: (string | number)[];
+  body: string;
 }
 
 /** A stored document in the members format: its header, its JSON, and each member's span in it. */
-export interface StoredMembers {
-  header: (string | number)[];
-  body: string;
+export interface StoredMembers extends MemberTexts {
   spans: Map<string, [number, number]>;
 }
 
@@ -195,7 +215,7 @@ export function storedMembers(text: string): StoredMembers | undefined {
  * it changes it. Its elements are {@link COUNTED_ELEMENT}, which no value equals, so that replacing
  * it always counts as a change.
  */
-export function decodeMembers(stored: StoredMembers, names: ReadonlySet<string>, counted?: ReadonlySet<string>): Doc {
+export function decodeMembers(stored: MemberTexts, names: ReadonlySet<string>, counted?: ReadonlySet<string>): Doc {
   const out: Record<string, unknown> = {};
   const { header, body } = stored;
   for (let i = 0; i < header.length; i += 3) {
@@ -259,7 +279,7 @@ export function encodeChangedMembers(
 ): string | undefined {
   // a value JSON cannot carry (a date set by the update) needs the whole document encoded with its tags
   if (!plainChange) for (const name of changed) if (hasSpecials(doc[name])) return undefined;
-  return encodeMembers(doc, from, changed);
+  return encodeMembers(doc, from, changed).text;
 }
 
 /**

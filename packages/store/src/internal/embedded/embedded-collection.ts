@@ -8,7 +8,7 @@ import { badRequest, keyTooLong } from '../errors';
 import { filterWithNulls, updateWithoutUndefined } from '../parity';
 import { hasMongoOnlyOptions, isIdIndex, normalizeIndexSpec } from '../index-spec';
 import { collectionDef } from './catalog';
-import { decodeDoc, decodeMembers, encodeDoc, storedMembers } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeDocWithMembers, storedMembers } from './doc-codec';
 import { writeByMembers } from './member-writes';
 import type { EmbeddedEngine } from './engine';
 import { MAX_ID_BYTES } from './key-codec';
@@ -98,7 +98,7 @@ export function createEmbeddedCollection(engine: EmbeddedEngine, name: string): 
       const id = doc._id === undefined ? randomUUID() : checkId(doc._id);
       // encoded now, not copied: the write runs later in the batch, and the caller may change the document meanwhile
       // (one that starts with its `_id`, as a job does, is encoded as it is: nothing keeps it)
-      const encoded = encodeDoc(startsWithId(id, doc) ? (doc as Doc) : withId(id, doc));
+      const encoded = encodeDocWithMembers(startsWithId(id, doc) ? (doc as Doc) : withId(id, doc));
       await writeOne((txn) => txn.insertEncoded(txn.ensureCollection(name), id, encoded));
       return id;
     },

@@ -9,7 +9,7 @@ import { conflict, duplicateKey } from '../errors';
 import { sameKeys, type NormalizedIndexSpec } from '../index-spec';
 import { checkDocumentSize } from '../parity';
 import { CATALOG_KEY, collectionDef, type Catalog, type CollectionDef, type IndexDef } from './catalog';
-import { decodeDoc, decodeMembers, encodeDoc, storedMembers } from './doc-codec';
+import { decodeDoc, decodeMembers, encodeDoc, type EncodedDoc } from './doc-codec';
 import { isEqual } from 'mingo/util';
 import { collectValues, entriesOfValues, indexEntries, type Collected, type Entry } from './index-entries';
 import { numberPrefix, successor } from './key-codec';
@@ -23,10 +23,54 @@ export interface WriteDbs extends StoreDbs {
   meta: Database<unknown, string>;
 }
 
-/** The top-level members the indexes of a collection name, and `_id`. */
-function indexMembers(collection: CollectionDef): Set<string> {
+/** {@link indexMembers} of a collection, with what its indexes were when they were made (see {@link indexSignature}). */
+interface IndexMembers {
+  signature: (string | number)[];
+  members: ReadonlySet<string>;
+}
+
+/** {@link indexMembers} by store (its databases) and collection name. */
+const indexMembersCache = new WeakMap<WriteDbs, Map<string, IndexMembers>>();
+
+/** Each index of `indexes` as its number, its count of fields and their paths, in order. */
+function indexSignature(indexes: readonly IndexDef[]): (string | number)[] {
+  const signature: (string | number)[] = [];
+  for (const index of indexes) {
+    signature.push(index.no, index.fields.length);
+    for (const field of index.fields) signature.push(field.path);
+  }
+  return signature;
+}
+
+/** True when `indexes` are those `signature` was made of ({@link indexSignature}), compared without making theirs. */
+function hasSignature(indexes: readonly IndexDef[], signature: readonly (string | number)[]): boolean {
+  let at = 0;
+  for (const index of indexes) {
+    if (signature[at] !== index.no || signature[at + 1] !== index.fields.length) return false;
+    at += 2;
+    for (const field of index.fields) if (signature[at++] !== field.path) return false;
+  }
+  return at === signature.length;
+}
+
+/**
+ * The top-level members the indexes of a collection name, and `_id`. Every insert asks, and each
+ * write batch decodes the catalog afresh: kept per store and collection, and made again when the
+ * collection's indexes are not those it was made from (an index made or dropped). Index numbers
+ * and paths are compared, not objects: a number taken by a write that was rolled back may name
+ * another index later.
+ */
+function indexMembers(dbs: WriteDbs, collection: CollectionDef): ReadonlySet<string> {
+  let byName = indexMembersCache.get(dbs);
+  if (byName === undefined) {
+    byName = new Map();
+    indexMembersCache.set(dbs, byName);
+  }
+  const cached = byName.get(collection.name);
+  if (cached !== undefined && hasSignature(collection.indexes, cached.signature)) return cached.members;
   const members = new Set<string>(['_id']);
   for (const index of collection.indexes) for (const field of index.fields) members.add(field.path.split('.')[0] as string);
+  byName.set(collection.name, { signature: indexSignature(collection.indexes), members });
   return members;
 }
 
@@ -231,18 +275,19 @@ export class WriteTxn {
   }
 
   /**
-   * Inserts a document given as its stored text (see `encodeDoc`), encoded when the caller asked:
-   * only the members the indexes name are decoded, for their entries.
+   * Inserts a document given as its stored text (see `encodeDocWithMembers`), encoded when the
+   * caller asked: only the members the indexes name are decoded, for their entries, from the
+   * header the encoder wrote.
    */
-  insertEncoded(collection: CollectionDef, id: string, encoded: string): void {
+  insertEncoded(collection: CollectionDef, id: string, encoded: EncodedDoc): void {
     const key = docKey(collection, id);
-    checkDocumentSize(collection.name, () => decodeDoc(encoded), encoded.length);
+    const { text, members } = encoded;
+    checkDocumentSize(collection.name, () => decodeDoc(text), text.length);
     if (this.dbs.docs.doesExist(key)) throw duplicateKey(collection.name, { index: '_id_', key: { _id: id } });
-    const stored = storedMembers(encoded);
-    const indexed = stored === undefined ? decodeDoc(encoded) : decodeMembers(stored, indexMembers(collection));
+    const indexed = members === undefined ? decodeDoc(text) : decodeMembers(members, indexMembers(this.dbs, collection));
     const changes = this.planIndexes(collection, undefined, indexed);
     this.applyIndexes(id, changes);
-    this.dbs.docs.putSync(key, encoded);
+    this.dbs.docs.putSync(key, text);
     this.changeCount(collection, 1);
   }
 
