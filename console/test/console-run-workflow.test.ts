@@ -81,19 +81,23 @@ const CHANGE_WINDOW = {
 /**
  * A security rule's request as the platform's form builder writes one (Panorama's and Meraki's forms):
  * a choice drawn as radio buttons (`ui:widget: radio`, `enumNames` left blank: the values name the
- * choices), a yes-or-no offered as its two values (radio buttons there too), a list of choices
- * (checkboxes, named by the items' `enumNames`, required: at least one) and two fields of
- * alternatives (`oneOf`): a destination that is an IPv4 address or a host name, a port that is a
- * number or a service's name.
+ * choices), yes-or-no questions offered as their two values (radio buttons there too: one optional,
+ * one required, one that starts on its `default`), a list of choices (checkboxes, named by the items'
+ * `enumNames`, required: at least one), two fields of alternatives (`oneOf`): a destination that is
+ * an IPv4 address or a host name, a port that is a number or a service's name, a required plain
+ * boolean (Yes and No too: a lone checkbox cannot say "unanswered") and one its UI draws as a checkbox
+ * (unticked, it answers "No").
  */
 const SECURITY_RULE_FORM = {
   schema: {
     title: 'Create security rule',
     type: 'object',
-    required: ['securityRule', 'productTypes', 'destination'],
+    required: ['securityRule', 'rollBack', 'productTypes', 'destination', 'commit', 'dryRun'],
     properties: {
       securityRule: { type: 'string', title: 'Security Rule', enum: ['Pre Rule', 'Post Rule'], enumNames: ['', ''] },
       logStart: { type: 'boolean', title: 'Log at session start', enum: [true, false] },
+      rollBack: { type: 'boolean', title: 'Roll back on failure', enum: [true, false] },
+      notify: { type: 'boolean', title: 'Notify the owner', enum: [true, false], default: true },
       productTypes: {
         type: 'array',
         title: 'Product Types',
@@ -120,9 +124,14 @@ const SECURITY_RULE_FORM = {
           { title: 'Service name', type: 'string', pattern: '^[a-z-]+$' },
         ],
       },
+      commit: { type: 'boolean', title: 'Commit on Panorama' },
+      dryRun: { type: 'boolean', title: 'Dry run only' },
     },
   },
-  uiSchema: { securityRule: { 'ui:widget': 'radio', 'ui:help': 'Whether to create a pre or a post rule' } },
+  uiSchema: {
+    securityRule: { 'ui:widget': 'radio', 'ui:help': 'Whether to create a pre or a post rule' },
+    dryRun: { 'ui:widget': 'checkbox' },
+  },
 };
 
 /**
@@ -700,18 +709,27 @@ describe('Run on a workflow’s page', () => {
     const rules = dialog.getByRole('group', { name: /^Security Rule/ });
     const [pre, post] = [rules.getByRole('radio', { name: 'Pre Rule' }), rules.getByRole('radio', { name: 'Post Rule' })];
     const log = dialog.getByRole('group', { name: /^Log at session start/ });
+    const rollBack = dialog.getByRole('group', { name: /^Roll back on failure/ });
+    const notify = dialog.getByRole('group', { name: /^Notify the owner/ });
+    const commit = dialog.getByRole('group', { name: /^Commit on Panorama/ });
+    const yesNo = async (group: Locator) => [
+      await group.getByRole('radio', { name: 'Yes' }).isChecked(),
+      await group.getByRole('radio', { name: 'No' }).isChecked(),
+    ];
     const products = dialog.getByRole('group', { name: /^Product Types/ });
     const box = (name: string) => products.getByRole('checkbox', { name, exact: true });
     const destinationGroup = dialog.getByRole('group', { name: /^Destination/ });
     const kind = destinationGroup.getByRole('combobox', { name: /^Destination/ });
     const portGroup = dialog.getByRole('group', { name: /^Port/ });
     await pre.waitFor();
-    // the items' enumNames name the boxes; the yes-or-no is two radio buttons, neither chosen
+    // the items' enumNames name the boxes; a yes-or-no is two radio buttons, neither chosen, required or not (never
+    // "No" to start with: RJSF's default for a required boolean), a plain boolean too; one with a default starts on it
     expect(await products.getByRole('checkbox').count()).toBe(4);
-    expect([await log.getByRole('radio', { name: 'Yes' }).isChecked(), await log.getByRole('radio', { name: 'No' }).isChecked()]).toEqual([
-      false,
-      false,
-    ]);
+    for (const group of [log, rollBack, commit]) expect(await yesNo(group)).toEqual([false, false]);
+    expect(await yesNo(notify)).toEqual([true, false]);
+    expect(await commit.getByRole('checkbox').count()).toBe(0);
+    const dryRun = dialog.getByRole('checkbox', { name: 'Dry run only' });
+    expect(await dryRun.isChecked()).toBe(false);
     // a field of alternatives: its chooser named by its label, the chosen kind's field within, read with its description
     expect(await kind.inputValue()).toBe('0');
     expect(await said(kind)).toBe('where the rule lets the traffic go');
@@ -720,10 +738,25 @@ describe('Run on a workflow’s page', () => {
 
     // nothing chosen: each group refused in a sentence naming it, the focus on the first radio button
     await run.click();
-    await dialog.getByText('Nothing was sent: 3 fields need a change.').waitFor();
+    await dialog.getByText('Nothing was sent: 5 fields need a change.').waitFor();
     const summary = dialog.getByRole('list').filter({ has: page.getByRole('link', { name: 'Security Rule', exact: true }) });
-    expect(await summary.getByRole('link').allTextContents()).toEqual(['Security Rule', 'Product Types', 'Destination']);
-    for (const group of [rules, products]) expect(await group.getAttribute('aria-invalid')).toBe('true');
+    expect(await summary.getByRole('link').allTextContents()).toEqual([
+      'Security Rule',
+      'Roll back on failure',
+      'Product Types',
+      'Destination',
+      'Commit on Panorama',
+    ]);
+    for (const group of [rules, rollBack, products, commit]) expect(await group.getAttribute('aria-invalid')).toBe('true');
+    // the required yes-or-no unanswered: refused in a sentence naming it, read out with each of its buttons
+    for (const [group, sentence] of [
+      [rollBack, 'Roll back on failure is required.'],
+      [commit, 'Commit on Panorama is required.'],
+    ] as const)
+      for (const radio of await group.getByRole('radio').all())
+        expect([await radio.getAttribute('aria-invalid'), await said(radio)]).toEqual(['true', sentence]);
+    // the optional one left unanswered is not wrong
+    for (const field of [log, notify, dryRun]) expect(await field.getAttribute('aria-invalid')).toBeNull();
     for (const radio of [pre, post])
       expect([await radio.getAttribute('aria-invalid'), await said(radio)]).toEqual([
         'true',
@@ -740,6 +773,8 @@ describe('Run on a workflow’s page', () => {
     await eventually('the focus on the first radio button', () => hasFocus(pre));
     await summary.getByRole('link', { name: 'Product Types' }).click();
     expect(await hasFocus(box('Appliance'))).toBe(true);
+    await summary.getByRole('link', { name: 'Roll back on failure' }).click();
+    expect(await hasFocus(rollBack.getByRole('radio', { name: 'Yes' }))).toBe(true);
     await expectAccessible();
     await screenshot(page, 'run-form-choices-invalid.png');
 
@@ -750,14 +785,22 @@ describe('Run on a workflow’s page', () => {
     await box('Camera').focus();
     await page.keyboard.press('Space');
     await box('Wireless').check();
-    await log.getByRole('radio', { name: 'Yes' }).check();
+    // "No" is an answer; the optional yes-or-no and the required one are left unanswered
+    await commit.getByRole('radio', { name: 'No' }).check();
     // a host name that is none, a port number out of range: said of each field, as what its kinds take
     await kind.selectOption({ label: 'Host name' });
     await destination.fill('Core_1');
     await portGroup.getByRole('spinbutton').fill('70000');
     await run.click();
     await eventually('Security Rule no longer invalid', async () => (await post.getAttribute('aria-invalid')) === null);
-    await dialog.getByText('Nothing was sent: 2 fields need a change.').waitFor();
+    await dialog.getByText('Nothing was sent: 3 fields need a change.').waitFor();
+    // still refused until answered, and the first invalid field as the form reads: the focus on its first button
+    expect([await rollBack.getAttribute('aria-invalid'), await said(rollBack.getByRole('radio', { name: 'No' }))]).toEqual([
+      'true',
+      'Roll back on failure is required.',
+    ]);
+    await eventually('the focus on Roll back on failure', () => hasFocus(rollBack.getByRole('radio', { name: 'Yes' })));
+    expect(await commit.getAttribute('aria-invalid')).toBeNull();
     expect([await destination.getAttribute('aria-invalid'), await said(destination)]).toEqual([
       'true',
       'Destination fits none of its kinds: as IPv4 address, it is not a valid ipv4; as Host name, it does not match pattern "^[a-z][a-z0-9.-]*$". where the rule lets the traffic go',
@@ -765,23 +808,38 @@ describe('Run on a workflow’s page', () => {
     // a number is no service name: the one kind it can be says what is wrong
     expect(await said(portGroup.getByRole('spinbutton'))).toBe('Port must be at most 65535.');
     for (const group of [rules, products]) expect(await group.getAttribute('aria-invalid')).toBeNull();
-    await eventually('the focus on the destination', () => hasFocus(destination));
+    await dialog.getByRole('link', { name: 'Destination', exact: true }).click();
+    expect(await hasFocus(destination)).toBe(true);
     await expectAccessible();
+    // the two fields of alternatives and the plain yes-or-no below them
+    await commit.scrollIntoViewIfNeeded();
     await screenshot(page, 'run-form-alternatives-invalid.png');
 
+    await rollBack.getByRole('radio', { name: 'Yes' }).check();
     await destination.fill('fw-1.example.net');
     await portGroup.getByRole('spinbutton').fill('443');
-    await run.click();
-    await page.waitForURL(/\/console\/jobs\//);
-    const jobId = /\/console\/jobs\/([^/?]+)$/.exec(page.url())?.[1] ?? '';
-    const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
-    expect(job.data.variables).toMatchObject({
+    const [sent] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST' && /\/triggers\/manual\/[^/]+\/run$/.test(request.url())),
+      run.click(),
+    ]);
+    // the optional yes-or-no left unanswered is not sent (the platform fills a missing member from the trigger's
+    // formData or the schema's default, which a `false` sent would override); "No" is sent as false
+    const formData = {
       securityRule: 'Post Rule',
-      logStart: true,
+      rollBack: true,
+      notify: true,
       productTypes: ['camera', 'wireless'],
       destination: 'fw-1.example.net',
       port: 443,
-    });
+      commit: false,
+      dryRun: false,
+    };
+    expect(sent.postDataJSON()).toEqual({ formData });
+    await page.waitForURL(/\/console\/jobs\//);
+    const jobId = /\/console\/jobs\/([^/?]+)$/.exec(page.url())?.[1] ?? '';
+    const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
+    expect(job.data.variables).toMatchObject(formData);
+    expect(job.data.variables).not.toHaveProperty('logStart');
   }, 60_000);
 
   it('offers no Run to an account that may not start jobs', async () => {

@@ -1,11 +1,11 @@
 import Form from '@rjsf/core';
 import { getUiOptions } from '@rjsf/utils';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
 import { focusFirstInvalid } from './focus';
-import { TEMPLATES } from './templates';
+import { CHOSEN_KIND, TEMPLATES } from './templates';
 import { formValidator } from './validator';
 import { InputTemplate, WIDGETS } from './widgets';
 import './schema-form.css';
@@ -26,6 +26,12 @@ interface SchemaFormProps {
 const ALL_TEMPLATES = { ...TEMPLATES, BaseInputTemplate: InputTemplate };
 
 /**
+ * A required yes-or-no starts unanswered, not on "No" (RJSF's own default gives it `false`): left so, it is
+ * refused as required, never sent as a "No" nobody chose. A schema's `default` still sets where it starts.
+ */
+const DEFAULTS: Experimental_DefaultFormStateBehavior = { requiredBooleanDefault: 'skip' };
+
+/**
  * A JSON Schema rendered as a form by RJSF: labelled fields, defaults, and the schema's validation
  * messages (after a first submit, then live) as sentences naming each field, under it and read out
  * with it, every kind of control marked invalid while refused; a refused submit puts the focus on
@@ -33,17 +39,22 @@ const ALL_TEMPLATES = { ...TEMPLATES, BaseInputTemplate: InputTemplate };
  * Choices drawn as radio buttons or checkboxes (a list of choices is, unless its UI says otherwise)
  * are fieldsets named by the field's label; a field of alternatives (`oneOf`, `anyOf`) is a fieldset
  * with a chooser of the kind, the chosen kind's field beside it, and its problem said of the field.
+ * A required yes-or-no starts unanswered (Yes and No radio buttons, neither chosen, unless its UI names
+ * its widget), and is refused until answered; an optional one left unanswered is not sent.
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
   const form = useRef<Form<FormData, RJSFSchema>>(null);
   const typed = useMemo(() => withChoiceTypes(schema) as RJSFSchema, [schema]);
-  const ui = useMemo(() => withItemLabels(typed, withChoiceUi(typed, uiSchema ?? {})), [typed, uiSchema]);
+  const choiceUi = useMemo(() => withChoiceUi(typed, uiSchema ?? {}), [typed, uiSchema]);
+  const ui = useMemo(() => withItemLabels(typed, choiceUi), [typed, choiceUi]);
+  const drawn = useMemo(() => withTickboxesAnswered(typed, choiceUi) as RJSFSchema, [typed, choiceUi]);
   return (
     <Form<FormData, RJSFSchema>
       ref={form}
       className="schema-form"
-      schema={typed}
+      schema={drawn}
       uiSchema={ui}
+      experimental_defaultFormStateBehavior={DEFAULTS}
       formData={formData}
       validator={formValidator}
       disabled={disabled ?? false}
@@ -141,11 +152,37 @@ function withKindMarksHidden(kind: unknown, uiSchema: Ui): Ui {
   return ui;
 }
 
+/** `ui` with `options` added to its `ui:options`. */
+function withOptions(ui: Ui, options: Record<string, boolean>): Ui {
+  const own: unknown = ui['ui:options'];
+  return { ...ui, 'ui:options': { ...(isObject(own) ? (own as object) : {}), ...options } };
+}
+
+/**
+ * True for a yes-or-no that must be answered and has no answer to start from: a boolean with no
+ * `default` that is not held to one value (`const: true` is a box that must be ticked, and starts so).
+ */
+function isOpenYesOrNo(schema: unknown): boolean {
+  if (!isObject(schema) || schema.type !== 'boolean' || 'default' in schema || 'const' in schema) return false;
+  return !Array.isArray(schema.enum) || schema.enum.length > 1;
+}
+
+/**
+ * The UI of a yes-or-no that must be answered (a required member, an item of a list): Yes and No
+ * radio buttons, neither chosen, unless its UI names its widget. A lone checkbox cannot say
+ * "unanswered": left unticked, it would be read as a "No" nobody gave.
+ */
+function yesOrNoUi(schema: unknown, uiSchema: Ui): Ui {
+  if (!isOpenYesOrNo(schema) || getUiOptions(uiSchema).widget !== undefined) return uiSchema;
+  return withOptions({ ...uiSchema, 'ui:widget': 'radio' }, { inline: true });
+}
+
 /**
  * `uiSchema` with every list of choices drawn as a group of checkboxes (a `<select multiple>` asks for
- * Ctrl-click, and hides what is chosen once it scrolls) unless it names its widget, and every field of
+ * Ctrl-click, and hides what is chosen once it scrolls) unless it names its widget, every yes-or-no
+ * that must be answered as Yes and No radio buttons ({@link yesOrNoUi}), and every field of
  * alternatives (`oneOf`, `anyOf`) without a UI of its own per kind giving its kinds its UI but its
- * help and description, which stay around the whole field.
+ * help and description, which stay around the whole field; each kind's UI marked {@link CHOSEN_KIND}.
  */
 function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
   if (!isObject(schema)) return uiSchema;
@@ -154,25 +191,55 @@ function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
   if (isAlternatives(schema)) {
     const keyword = schema.oneOf !== undefined ? 'oneOf' : 'anyOf';
     const branches = schema[keyword] as unknown[];
-    if (!Array.isArray(ui[keyword])) {
-      const shared = Object.fromEntries(Object.entries(ui).filter(([key]) => !AROUND_ONLY.has(key)));
-      ui = { ...ui, [keyword]: branches.map((branch) => withChoiceUi(branch, withKindMarksHidden(branch, shared))) };
-    }
+    const given: unknown = ui[keyword];
+    const shared = Object.fromEntries(Object.entries(ui).filter(([key]) => !AROUND_ONLY.has(key)));
+    const kinds = Array.isArray(given)
+      ? branches.map((_, index) => (isObject(given[index]) ? (given[index] as Ui) : {}))
+      : branches.map((branch) => withChoiceUi(branch, withKindMarksHidden(branch, shared)));
+    ui = { ...ui, [keyword]: kinds.map((kind) => withOptions(kind, { [CHOSEN_KIND]: true })) };
   }
+  const required = Array.isArray(schema.required) ? schema.required : [];
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
     const current: unknown = ui[name];
     const own = isObject(current) ? (current as Ui) : {};
-    const member = withChoiceUi(property, own);
+    const member = withChoiceUi(property, required.includes(name) ? yesOrNoUi(property, own) : own);
     if (member !== own) ui = { ...ui, [name]: member };
   }
   if (isObject(schema.items) && !isChoiceList(schema)) {
     const current: unknown = ui.items;
     const own = isObject(current) ? (current as Ui) : {};
-    const items = withChoiceUi(schema.items, own);
+    const items = withChoiceUi(schema.items, yesOrNoUi(schema.items, own));
     if (items !== own) ui = { ...ui, items };
   }
   return ui;
+}
+
+/**
+ * `schema` with each yes-or-no that must be answered and that its UI draws as a lone checkbox
+ * starting unticked, as `false`: a checkbox has no unanswered state, its person sees "No" and can
+ * leave it so (unanswered, the form would refuse a box that looks answered).
+ */
+function withTickboxesAnswered(schema: unknown, uiSchema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  const ui = isObject(uiSchema) ? uiSchema : {};
+  const out: Record<string, unknown> = { ...schema };
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const isTickbox = (member: unknown, memberUi: unknown) =>
+    isOpenYesOrNo(member) && getUiOptions(isObject(memberUi) ? (memberUi as Ui) : {}).widget === 'checkbox';
+  if (isObject(schema.properties)) {
+    out.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => {
+        const member = withTickboxesAnswered(property, ui[name]);
+        return [name, required.includes(name) && isTickbox(property, ui[name]) ? { ...(member as object), default: false } : member];
+      }),
+    );
+  }
+  if (isObject(schema.items)) {
+    const items = withTickboxesAnswered(schema.items, ui.items);
+    out.items = isTickbox(schema.items, ui.items) ? { ...(items as object), default: false } : items;
+  }
+  return out;
 }
 
 /** What a field whose list the form's source fills when shown says: the console does not call that source. */

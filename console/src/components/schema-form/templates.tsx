@@ -12,6 +12,8 @@ import type {
   ObjectFieldTemplateProps,
   RJSFSchema,
   TemplatesType,
+  TitleFieldProps,
+  UiSchema,
 } from '@rjsf/utils';
 import type { MouseEvent } from 'react';
 import { StatusIcon } from '../status-icon';
@@ -25,6 +27,30 @@ import { controlOf, idOfProperty } from './focus';
  */
 
 type FormData = Record<string, unknown>;
+
+/**
+ * The `ui:options` member that marks the UI of a kind of a field of alternatives (`oneOf`, `anyOf`):
+ * drawn as the chosen kind's field, its label is kept for screen readers only, since the chooser
+ * shows the kind's name just above it.
+ */
+export const CHOSEN_KIND = 'chosenKind';
+
+/** The class of a label kept for screen readers only (the console's global styles). */
+function labelClass(uiSchema: UiSchema<FormData, RJSFSchema> | undefined, base?: string): string | undefined {
+  const hidden = getUiOptions<FormData, RJSFSchema>(uiSchema)[CHOSEN_KIND] === true;
+  return [base, hidden ? 'visually-hidden' : undefined].filter(Boolean).join(' ') || undefined;
+}
+
+/** The title of a list or an object (its fieldset's legend), for screen readers only on a chosen kind's field. */
+function TitleField({ id, title, required, uiSchema, optionalDataControl }: TitleFieldProps<FormData, RJSFSchema>) {
+  return (
+    <legend id={id} className={labelClass(uiSchema)}>
+      {title}
+      {required ? <span className="required">*</span> : null}
+      {optionalDataControl ? <span className="pull-right">{optionalDataControl}</span> : null}
+    </legend>
+  );
+}
 
 /**
  * A field's description, as text (never markdown). A field whose label is its schema's title names
@@ -276,7 +302,7 @@ function FieldTemplate(props: FieldTemplateProps<FormData, RJSFSchema>) {
     return (
       <WrapIfAdditionalTemplate {...props}>
         {displayLabel && options.widget !== 'checkbox' && label ? (
-          <label className="control-label" htmlFor={id}>
+          <label className={labelClass(uiSchema, 'control-label')} htmlFor={id}>
             {label}
             {star}
           </label>
@@ -296,7 +322,7 @@ function FieldTemplate(props: FieldTemplateProps<FormData, RJSFSchema>) {
       >
         {/* an object of alternatives names itself here too: RJSF leaves its title to an object field that draws none */}
         {(displayLabel || (alternatives && options.label !== false)) && label ? (
-          <legend id={labelId(id)} className="control-label">
+          <legend id={labelId(id)} className={labelClass(uiSchema, 'control-label')}>
             {label}
             {star}
           </legend>
@@ -312,7 +338,7 @@ function FieldTemplate(props: FieldTemplateProps<FormData, RJSFSchema>) {
 
 /**
  * A field of alternatives: the chooser of the kind, then the chosen kind's field, whose own label is
- * left to screen readers (the chooser shows the kind's name just above it).
+ * left to screen readers (its UI is marked {@link CHOSEN_KIND}: the chooser shows the kind's name just above it).
  */
 function MultiSchemaFieldTemplate({ selector, optionSchemaField }: MultiSchemaFieldTemplateProps<FormData, RJSFSchema>) {
   return (
@@ -414,6 +440,7 @@ const { ButtonTemplates } = getDefaultRegistry<FormData, RJSFSchema>().templates
 /** The templates the console draws itself, over RJSF's defaults. */
 export const TEMPLATES: Partial<TemplatesType<FormData, RJSFSchema>> = {
   DescriptionFieldTemplate: DescriptionField,
+  TitleFieldTemplate: TitleField,
   FieldTemplate,
   MultiSchemaFieldTemplate,
   FieldErrorTemplate,
