@@ -4,11 +4,13 @@
  * them without walking the whole document.
  *
  * A document of plain JSON values is stored with where each of its top-level members lies in the
- * text (format `M`: a header, a newline, then the document's JSON): a write of a few members (the
- * engine clearing a job's outbox, a step of a job) reads only the members it and the collection's
- * indexes name and writes the others back as the text they were, instead of decoding and encoding
- * the whole document (see {@link storedMembers}). Documents stored before it (`J`, whole JSON) and
- * those with specials (`T`) are read as ever, and take the whole-document path.
+ * text, and the length of each that is an array (format `L`: a header, a newline, then the
+ * document's JSON): a write of a few members (the engine clearing a job's outbox, a step of a job)
+ * reads only the members it and the collection's indexes name and writes the others back as the
+ * text they were, instead of decoding and encoding the whole document (see {@link storedMembers}),
+ * and a `$size` filter reads an array's length from the header. Documents stored before it (`M`,
+ * the same without lengths; `J`, whole JSON) and those with specials (`T`) are read as ever; an
+ * `M` document is written as `L` by its next write.
  *
  * Encoding and cloning happen in this module's own JavaScript realm on purpose: under jest the
  * test's objects live in a VM context, and a codec loaded elsewhere (lmdb's msgpack) would not
@@ -30,8 +32,28 @@ type Tagged =
 /** Whole JSON text (stored before the members format; still read). */
 const PLAIN = 'J';
 const WITH_SPECIALS = 'T';
-/** A header `[name, start, end, …]` (the span of each top-level member's value in the JSON), a newline, the JSON. */
-const MEMBERS = 'M';
+/** A header `[name, start, end, …]` (the span of each top-level member's value in the JSON), a newline, the JSON (stored before {@link MEMBERS}; still read). */
+const MEMBERS_WITHOUT_LENGTHS = 'M';
+/**
+ * A header `[name, start, end, length?, …]`: the span of each top-level member's value in the JSON
+ * and, after that of a member that is an array, its count of elements (a number where a name would
+ * follow, so the header of a document with few arrays is hardly longer than `M`'s); a newline; the
+ * JSON. A letter of its own, and store format 3 (see `store-format.ts`): a release that knows only
+ * `M` does not open a store that may hold these, and one that has it open already names the letter
+ * it does not know rather than reading the header wrong.
+ */
+const MEMBERS = 'L';
+
+/** The length of an array member in a header of format `L`, from `i` its name; undefined for a member that is no array. */
+function lengthAt(header: readonly (string | number)[], i: number): number | undefined {
+  const length = header[i + 3];
+  return typeof length === 'number' ? length : undefined;
+}
+
+/** How many header elements from `i` (a member's name) describe that member: 4 when its length follows its span. */
+function entryWidth(header: readonly (string | number)[], i: number): number {
+  return typeof header[i + 3] === 'number' ? 4 : 3;
+}
 
 function special(value: unknown): Tagged | undefined {
   if (isDate(value)) {
@@ -132,7 +154,7 @@ export function encodeDoc(doc: Doc, plain = false): string {
   return encodeDocWithMembers(doc, plain).text;
 }
 
-/** A document as {@link encodeDoc} encodes it, with its members as {@link storedMembers} would read them back (format `M` only). */
+/** A document as {@link encodeDoc} encodes it, with its members as {@link storedMembers} would read them back (members format only). */
 export interface EncodedDoc {
   text: string;
   members: MemberTexts | undefined;
@@ -160,37 +182,48 @@ function encodeMembers(doc: Doc, from: StoredMembers | undefined, changed: Reado
   // concatenated rather than joined: V8 keeps the pieces until the text is written, then copies once
   let body = '{';
   const header: (string | number)[] = [];
-  const add = (name: string, text: string): void => {
+  const add = (name: string, text: string, length: number | undefined): void => {
     body += `${header.length === 0 ? '' : ','}${JSON.stringify(name)}:`;
     header.push(name, body.length, body.length + text.length);
+    if (length !== undefined) header.push(length);
     body += text;
   };
   const write = (name: string): void => {
     const value = doc[name];
     // as JSON.stringify leaves out a member that is undefined, a function or a symbol
     const text = value === undefined ? undefined : (JSON.stringify(value) as string | undefined);
-    if (text !== undefined) add(name, text);
+    // the length of the array the text holds (a value with a toJSON of its own may write another)
+    if (text !== undefined) add(name, text, Array.isArray(value) && text.charCodeAt(0) === OPEN_ARRAY ? value.length : undefined);
   };
   if (from !== undefined) {
-    const { header: stored, body } = from;
-    for (let i = 0; i < stored.length; i += 3) {
+    const { header: stored, body, withLengths } = from;
+    for (let i = 0; i < stored.length; i += entryWidth(stored, i)) {
       const name = stored[i] as string;
       if (changed?.has(name) === true) {
         if (Object.hasOwn(doc, name)) write(name);
-      } else add(name, body.slice(stored[i + 1] as number, stored[i + 2] as number));
+      } else {
+        const text = body.slice(stored[i + 1] as number, stored[i + 2] as number);
+        // a member of a document stored without lengths is counted once, as it is written with one
+        add(name, text, withLengths ? lengthAt(stored, i) : jsonArrayLength(text));
+      }
     }
     for (const name in doc) if (Object.hasOwn(doc, name) && !from.spans.has(name)) write(name);
   } else {
     for (const name in doc) if (Object.hasOwn(doc, name)) write(name);
   }
   body += '}';
-  return { text: `${MEMBERS}${JSON.stringify(header)}\n${body}`, members: { header, body } };
+  return { text: `${MEMBERS}${JSON.stringify(header)}\n${body}`, members: { header, body, withLengths: true } };
 }
 
-/** The header of a document in the members format (`[name, start, end, …]`, see {@link MEMBERS}) and its JSON. */
+/**
+ * The header of a document in the members format and its JSON: `[name, start, end, length?, …]`
+ * (see {@link MEMBERS}), or `[name, start, end, …]` for a document stored without lengths.
+ */
 export interface MemberTexts {
   header: (string | number)[];
   body: string;
+  /** The header gives the length of each array member (format `L`); without, the length of none is known. */
+  withLengths: boolean;
 }
 
 /** A stored document in the members format: its header, its JSON, and each member's span in it. */
@@ -200,30 +233,40 @@ export interface StoredMembers extends MemberTexts {
 
 /** The members of a stored document, or undefined when it is not in the members format (it is read whole then). */
 export function storedMembers(text: string): StoredMembers | undefined {
-  if (!text.startsWith(MEMBERS)) return undefined;
+  const withLengths = text.startsWith(MEMBERS);
+  if (!withLengths && !text.startsWith(MEMBERS_WITHOUT_LENGTHS)) return undefined;
   const end = text.indexOf('\n');
   const header = JSON.parse(text.slice(1, end)) as (string | number)[];
   const spans = new Map<string, [number, number]>();
-  for (let i = 0; i < header.length; i += 3) spans.set(header[i] as string, [header[i + 1] as number, header[i + 2] as number]);
-  return { header, body: text.slice(end + 1), spans };
+  for (let i = 0; i < header.length; i += entryWidth(header, i))
+    spans.set(header[i] as string, [header[i + 1] as number, header[i + 2] as number]);
+  return { header, body: text.slice(end + 1), spans, withLengths };
 }
 
 /**
  * The members `names` of a stored document (those it has), decoded, in the stored order. A member
- * of `counted` that is an array is read as an array of its length (see {@link jsonArrayLength}),
- * not parsed: for a write that needs only its length (a `$size` filter) and replaces it whole if
- * it changes it. Its elements are {@link COUNTED_ELEMENT}, which no value equals, so that replacing
- * it always counts as a change.
+ * of `counted` that is an array is read as an array of its length (from the header, or counted
+ * in its text by {@link jsonArrayLength} for a document stored without lengths), not parsed: for a
+ * write that needs only its length (a `$size` filter) and replaces it whole if it changes it. Its
+ * elements are {@link COUNTED_ELEMENT}, which no value equals, so that replacing it always counts
+ * as a change.
  */
 export function decodeMembers(stored: MemberTexts, names: ReadonlySet<string>, counted?: ReadonlySet<string>): Doc {
   const out: Record<string, unknown> = {};
-  const { header, body } = stored;
-  for (let i = 0; i < header.length; i += 3) {
+  const { header, body, withLengths } = stored;
+  for (let i = 0; i < header.length; i += entryWidth(header, i)) {
     const name = header[i] as string;
     if (!names.has(name)) continue;
-    const text = body.slice(header[i + 1] as number, header[i + 2] as number);
-    const length = counted?.has(name) === true ? jsonArrayLength(text) : undefined;
-    setOwn(out, name, length === undefined ? JSON.parse(text) : new Array<symbol>(length).fill(COUNTED_ELEMENT));
+    let length: number | undefined;
+    if (counted?.has(name) === true)
+      length = withLengths ? lengthAt(header, i) : jsonArrayLength(body.slice(header[i + 1] as number, header[i + 2] as number));
+    setOwn(
+      out,
+      name,
+      length === undefined
+        ? JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number))
+        : new Array<symbol>(length).fill(COUNTED_ELEMENT),
+    );
   }
   return out as Doc;
 }
@@ -304,7 +347,7 @@ export function wholeDoc(from: StoredMembers, doc: Doc, changed: ReadonlySet<str
 
 /** Decodes a stored document into fresh objects of this realm. */
 export function decodeDoc(text: string): Doc {
-  if (text.startsWith(MEMBERS)) return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Doc;
+  if (text.startsWith(MEMBERS) || text.startsWith(MEMBERS_WITHOUT_LENGTHS)) return JSON.parse(text.slice(text.indexOf('\n') + 1)) as Doc;
   if (text.startsWith(PLAIN)) return JSON.parse(text.slice(1)) as Doc;
   if (!text.startsWith(WITH_SPECIALS)) throw unknownDocumentFormat(text.slice(0, 1));
   const [paths, doc] = JSON.parse(text.slice(1)) as [Path[], Doc];

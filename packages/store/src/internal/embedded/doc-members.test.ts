@@ -4,6 +4,36 @@ import { join } from 'node:path';
 import { open } from 'lmdb';
 import { createEmbeddedStore, type EmbeddedStore } from '../../index';
 import { decodeDoc, decodeMembers, encodeChangedMembers, encodeDoc, isPlainUpdate, jsonArrayLength, storedMembers } from './doc-codec';
+import { STORE_FORMAT, STORE_FORMAT_KEY } from './store-format';
+
+/** A document of the members format as stored before lengths: `M`, its header `[name, start, end, …]`. */
+function withoutLengths(text: string): string {
+  expect(text.startsWith('L')).toBe(true);
+  const end = text.indexOf('\n');
+  const header = JSON.parse(text.slice(1, end)) as unknown[];
+  // a length is the number after a span, where a name would follow
+  return `M${JSON.stringify(header.filter((v, i) => typeof v !== 'number' || typeof header[i - 3] !== 'string'))}${text.slice(end)}`;
+}
+
+/** The array members of a document stored with lengths and the length its header gives each, checked against its JSON. */
+function headerLengths(text: string): Record<string, number> {
+  expect(text.startsWith('L')).toBe(true);
+  const end = text.indexOf('\n');
+  const header = JSON.parse(text.slice(1, end)) as (string | number)[];
+  const body = text.slice(end + 1);
+  const lengths: Record<string, number> = {};
+  for (let i = 0; i < header.length; i += 3) {
+    const name = header[i] as string;
+    const value: unknown = JSON.parse(body.slice(header[i + 1] as number, header[i + 2] as number));
+    const length = typeof header[i + 3] === 'number' ? (header[i + 3] as number) : undefined;
+    expect([name, length]).toEqual([name, Array.isArray(value) ? value.length : undefined]);
+    if (length !== undefined) {
+      lengths[name] = length;
+      i += 1;
+    }
+  }
+  return lengths;
+}
 
 // Writes by `_id` read and write only the members they name (see `writeByMembers`); these tests
 // check that what such a write leaves is what the whole-document path would have left.
@@ -107,6 +137,40 @@ describe('doc-codec members format', () => {
     expect(jsonArrayLength('null')).toBeUndefined();
   });
 
+  it("keeps each array member's length in the header, and reads a counted member's length from there", () => {
+    const text = encodeDoc(doc);
+    expect(headerLengths(text)).toEqual({ list: 0 });
+    const stored = storedMembers(text)!;
+    // the header is what is read: one that says otherwise (no release writes it) is believed
+    const header = [...stored.header];
+    header[header.indexOf('list') + 3] = 5;
+    expect(decodeMembers({ ...stored, header }, new Set(['list']), new Set(['list'])).list).toHaveLength(5);
+    // a counted member that is no array is parsed
+    expect(decodeMembers(stored, new Set(['n', 'name']), new Set(['n', 'name']))).toEqual({ n: 0, name: doc.name });
+    // members written anew and members copied from the stored text both carry their lengths
+    const part = decodeMembers(stored, new Set(['_id', 'n']));
+    part.n = 1;
+    part.added = [1, [2, 3], { a: [] }];
+    part.nulls = [undefined, () => 1];
+    const changed = encodeChangedMembers(stored, part, new Set(['n', 'added', 'nulls']))!;
+    expect(headerLengths(changed)).toEqual({ list: 0, added: 3, nulls: 2 });
+  });
+
+  it('reads, counts and rewrites with lengths a document stored without them', () => {
+    const old = withoutLengths(encodeDoc({ ...doc, list: [{ s: '],"' }, 2] }));
+    expect(decodeDoc(old)).toEqual(JSON.parse(JSON.stringify({ ...doc, list: [{ s: '],"' }, 2] })));
+    const stored = storedMembers(old)!;
+    expect(decodeMembers(stored, new Set(['list', 'n']), new Set(['list', 'n']))).toEqual({
+      list: [expect.anything(), expect.anything()],
+      n: 0,
+    });
+    const part = decodeMembers(stored, new Set(['_id', 'n']));
+    part.n = 2;
+    const text = encodeChangedMembers(stored, part, new Set(['n']))!;
+    expect(headerLengths(text)).toEqual({ list: 2 });
+    expect(decodeDoc(text)).toEqual({ ...decodeDoc(old), n: 2 });
+  });
+
   it('still reads documents in the earlier whole-JSON format', () => {
     expect(decodeDoc(`J${JSON.stringify(doc)}`)).toEqual(JSON.parse(JSON.stringify(doc)));
     expect(storedMembers(`J${JSON.stringify(doc)}`)).toBeUndefined();
@@ -201,6 +265,80 @@ describe('EmbeddedStore writes by _id that read some members', () => {
         { projection: { outbox: 1 }, returnDocument: 'after' },
       ),
     ).toEqual({ _id: 'j1', outbox: [{ id: 'e4' }] });
+  });
+
+  it('answers a $size filter right after $push, $pull and $set change the array, by either write path', async () => {
+    const jobs = store.collection('jobs');
+    await jobs.insertOne(job());
+    const sized = (size: number) => jobs.updateOne({ _id: 'j1', outbox: { $size: size } }, { $set: { seen: size } });
+    const count = (size: number) => jobs.countDocuments({ outbox: { $size: size } });
+    await jobs.updateOne({ _id: 'j1' }, { $push: { outbox: { $each: [{ id: 'e3' }, { id: 'e4' }] } } });
+    expect(await sized(2)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    expect(await sized(4)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    await jobs.updateOne({ _id: 'j1' }, { $pull: { outbox: { id: { $in: ['e1', 'e3', 'e9'] } } } });
+    expect(await sized(4)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    expect(await sized(2)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    expect([await count(2), await count(4)]).toEqual([1, 0]);
+    await jobs.updateOne({ _id: 'j1' }, { $set: { outbox: [{ id: 'e5' }] } });
+    expect(await sized(2)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    expect(await sized(1)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    // an element set by path, and the whole-document path (an update not known to keep the document plain JSON)
+    await jobs.updateOne({ _id: 'j1' }, { $set: { 'outbox.3': { id: 'e6' } } });
+    expect(await sized(4)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    await jobs.updateMany({ status: 'running' }, { $pop: { outbox: 1 }, $inc: { eventsPublished: 1 } });
+    expect(await sized(3)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    expect((await jobs.findOne({ _id: 'j1' }))?.outbox).toEqual([{ id: 'e5' }, null, null]);
+    // no longer an array: no size matches, and an array again is counted again
+    await jobs.updateOne({ _id: 'j1' }, { $set: { outbox: 'none' } });
+    expect([await sized(0), await sized(1)]).toEqual([
+      { matchedCount: 0, modifiedCount: 0 },
+      { matchedCount: 0, modifiedCount: 0 },
+    ]);
+    await jobs.updateOne({ _id: 'j1' }, { $set: { outbox: [] } });
+    expect(await sized(0)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+  });
+
+  it('reads, $size-filters and updates a document stored without lengths, which carries them after', async () => {
+    const path = store.path;
+    await store.collection('jobs').insertOne(job());
+    await store.close();
+    // the document as the members format stored it before lengths, in a store of that format
+    const rewrite = async (change: (text: string) => string): Promise<string[]> => {
+      const env = open({ path, maxDbs: 4 });
+      const docs = env.openDB<string, Buffer>('docs', { keyEncoding: 'binary', encoding: 'string' });
+      const texts: string[] = [];
+      for (const { key, value } of docs.getRange({})) {
+        texts.push(change(value));
+        docs.putSync(key, texts[texts.length - 1]!);
+      }
+      env.openDB<unknown, string>('meta', {}).putSync(STORE_FORMAT_KEY, 2);
+      await env.close();
+      return texts;
+    };
+    expect((await rewrite(withoutLengths)).map((text) => text[0])).toEqual(['M']);
+    store = createEmbeddedStore({ path });
+    const jobs = store.collection('jobs');
+    expect(await jobs.findOne({ _id: 'j1' })).toEqual(job());
+    const ack = (size: number) =>
+      jobs.updateOne({ _id: 'j1', eventsPublished: 0, outbox: { $size: size } }, { $set: { 'tasks.t1.status': 'complete' } });
+    expect(await ack(3)).toEqual({ matchedCount: 0, modifiedCount: 0 });
+    expect(await ack(2)).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    const expected = { ...job(), tasks: { ...job().tasks, t1: { status: 'complete' } } };
+    expect(await jobs.findOne({ _id: 'j1' })).toEqual(expected);
+    expect(await jobs.countDocuments({ status: 'running' })).toBe(1);
+    await store.close();
+    let after = '';
+    const env = open({ path, maxDbs: 4 });
+    for (const { value } of env.openDB<string, Buffer>('docs', { keyEncoding: 'binary', encoding: 'string' }).getRange({})) after = value;
+    expect(env.openDB<unknown, string>('meta', {}).get(STORE_FORMAT_KEY)).toBe(STORE_FORMAT);
+    await env.close();
+    // the members copied unchanged carry their lengths too
+    expect(headerLengths(after)).toEqual({ outbox: 2 });
+    store = createEmbeddedStore({ path });
+    expect(await store.collection('jobs').updateOne({ _id: 'j1', outbox: { $size: 2 } }, { $set: { outbox: [] } })).toEqual({
+      matchedCount: 1,
+      modifiedCount: 1,
+    });
   });
 
   it('keeps a compound index in step when only one of its members changes', async () => {

@@ -10,11 +10,14 @@ import { AppError } from '../contracts';
  * |---|---|---|
  * | 1 | the first release | (documents as whole JSON: `J`, `T`) |
  * | 2 | 2026-11-27 | documents in the members format (`M`, see `doc-codec.ts`) |
+ * | 3 | 2026-12-06 | documents in the members format with array lengths (`L`), which a release of format 2 cannot read |
  *
  * Stores written before the marker existed hold none: format 1 or 2. The marker is written with the
- * first write of a release that knows it, and only ever moves on.
+ * first write of a release that knows it, and only ever moves on: a store of format 2 opens in a
+ * release of format 3 as it is, its documents rewritten in the newer format one by one as they are
+ * written; once a release of format 3 has written to it, a release of format 2 refuses it.
  */
-export const STORE_FORMAT = 2;
+export const STORE_FORMAT = 3;
 export const STORE_FORMAT_KEY = 'format';
 
 /** Refuses a store whose marker names a format newer than this release's. */
