@@ -4,7 +4,7 @@ import type { Caller, EventStreamFilter, JobAudience } from '@nap/contracts';
 import type { Bus, BusClient, BusEvent, Subscription } from '@nap/bus';
 import { counterOnce, gaugeOnce } from '@nap/telemetry';
 import type { Logger, Registry } from '@nap/telemetry';
-import { isRecord, sleep } from '@nap/util';
+import { RecentMap, isRecord, sleep } from '@nap/util';
 import { SseSink, sharedJoin } from './sse-sink';
 import type { SinkEnd, SinkOptions } from './sse-sink';
 
@@ -81,26 +81,6 @@ function prepare(event: BusEvent): HubEvent | undefined {
   };
 }
 
-/** A map that forgets its least recently set entries beyond `limit`. */
-class Recent<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly limit: number) {}
-  get(key: string): V | undefined {
-    return this.map.get(key);
-  }
-  has(key: string): boolean {
-    return this.map.has(key);
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
-  }
-  delete(key: string): void {
-    this.map.delete(key);
-  }
-}
-
 /**
  * Clients of the platform-wide stream with the same filter and the same group set: whether they may
  * see a job's events by its groups is decided once for all of them.
@@ -168,7 +148,7 @@ interface CatchUp {
   /** The stored events met the shared subscription's: once what is pending is sent, the stream goes live. */
   met: boolean;
   /** Who may see the jobs it replays: asked for a batch at a time, kept for the replay. */
-  audiences: Recent<JobAudience | null>;
+  audiences: RecentMap<string, JobAudience | null>;
   /** Lets the next waiting replay start. */
   slot: ReplaySlot;
 }
@@ -282,7 +262,7 @@ class StreamClient {
   /** Live events at or before this position were read from the store already (a resumed stream). */
   skipThrough = 0;
   /** Last `seq` per job sent to this client, kept only by a resumed stream (the shared one knows the rest). */
-  jobSeqs?: Recent<number>;
+  jobSeqs?: RecentMap<string, number>;
   catchUp?: CatchUp;
   constructor(
     readonly caller: Caller,
@@ -371,8 +351,8 @@ export class JobEventHub {
   private readonly groups = new Map<string, ClientGroup>();
   private readonly watchers = new Map<string, Set<JobWatcher>>();
   private clientCount = 0;
-  private readonly audiences = new Recent<JobAudience | null>(JOBS_KEPT);
-  private readonly jobSeqs = new Recent<number>(JOBS_KEPT);
+  private readonly audiences = new RecentMap<string, JobAudience | null>(JOBS_KEPT);
+  private readonly jobSeqs = new RecentMap<string, number>(JOBS_KEPT);
   private queue: BusEvent[] = [];
   private processing = false;
   private readonly drained: (() => void)[] = [];
@@ -730,11 +710,11 @@ export class JobEventHub {
       work: Promise.resolve(),
       soon: false,
       met: false,
-      audiences: new Recent(JOBS_KEPT),
+      audiences: new RecentMap(JOBS_KEPT),
       slot,
     };
     client.catchUp = catchUp;
-    client.jobSeqs = new Recent<number>(JOBS_KEPT);
+    client.jobSeqs = new RecentMap<string, number>(JOBS_KEPT);
     // what the stream holds once the client is among those the shared subscription serves: every
     // job event after `end` reaches the client through the shared subscription
     const bounds = await this.options.bus.eventBounds(JOB_EVENTS);

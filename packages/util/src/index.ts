@@ -55,6 +55,39 @@ export function merged<A extends object, B extends object>(base: A | undefined, 
 }
 
 /**
+ * A map that forgets its least recently set entries beyond `limit`: for what a process keeps per
+ * job, client or value (secrets found, audiences, sequences) and must not keep for ever.
+ */
+export class RecentMap<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+  get size(): number {
+    return this.map.size;
+  }
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+  has(key: K): boolean {
+    return this.map.has(key);
+  }
+  /** Sets `key` as the most recent entry, forgetting the oldest beyond the limit. */
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.limit) {
+      const oldest = this.map.keys().next();
+      if (oldest.done !== true) this.map.delete(oldest.value);
+    }
+  }
+  delete(key: K): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/**
  * A module loaded on its first use rather than when the file that needs it loads: `load` (a
  * `require` in the caller's file, so that it resolves from there) runs once, on the first call.
  * For libraries that only some work needs (the MongoDB driver, SAML, OpenAPI parsing, SSH, LDAP,

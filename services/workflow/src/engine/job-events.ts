@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eventSubject } from '@nap/contracts';
 import type { JobEventName } from '@nap/contracts';
 import type { Logger } from '@nap/telemetry';
-import { merged } from '@nap/util';
+import { RecentMap, merged } from '@nap/util';
 import { isActiveStatus } from '../domain/job-model';
 import type { JobRecord, OutboxEntry } from '../domain/job-model';
 import type { JobRepository, OutboxState } from '../store/job-repository';
@@ -167,7 +167,7 @@ export class JobEventRelay {
    * then: it is compared with what the relay knew, as if the relay had kept tracking the job, and
    * the store is read instead of publishing those events a second time.
    */
-  private readonly forgotten = new Map<string, OutboxState>();
+  private readonly forgotten = new RecentMap<string, OutboxState>(REMEMBERED_JOBS);
   private readonly idleWaiters: (() => void)[] = [];
   private stopped = false;
 
@@ -248,10 +248,6 @@ export class JobEventRelay {
     this.drains.delete(jobId);
     if (d.known === undefined) return;
     this.forgotten.set(jobId, { outbox: [], published: d.known.published, status: d.known.status });
-    if (this.forgotten.size > REMEMBERED_JOBS) {
-      const oldest = this.forgotten.keys().next();
-      if (oldest.done !== true) this.forgotten.delete(oldest.value);
-    }
   }
 
   private kick(jobId: string, d: Drain): void {

@@ -1,6 +1,7 @@
 import {
   AppError,
   EVERY,
+  SECRET_WALK_DEPTH,
   addFoundSecrets,
   findDeclaredSecrets,
   findSecrets,
@@ -11,7 +12,7 @@ import {
 } from '@nap/contracts';
 import type { FoundSecrets, SecretMask } from '@nap/contracts';
 import type { SecretBox } from '@nap/runtime';
-import { isRecord } from '@nap/util';
+import { RecentMap, isRecord, setOwn } from '@nap/util';
 import type { JobRecord } from '../domain/job-model';
 import { isValueRef } from '../domain/job-values';
 
@@ -44,8 +45,6 @@ const TASK_VALUE_MEMBERS: ReadonlySet<string> = new Set(['variables', 'finishReq
 /** Members of a job's error entries that are not values: the task's id and the time. */
 const ERROR_ENTRY_KEYS: ReadonlySet<string> = new Set(['task', 'timestamp']);
 
-/** Deepest level walked; a value below it that holds a secret is sealed whole. */
-const MAX_DEPTH = 32;
 /** Jobs whose secrets are kept between writes, and sealed texts kept by job and value (each bounded: the oldest go first). */
 const REMEMBERED_JOBS = 1_024;
 const REMEMBERED_SEALS = 8_192;
@@ -58,25 +57,11 @@ interface JobSecrets {
   of: unknown;
 }
 
-function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > limit) {
-    const oldest = map.keys().next();
-    if (oldest.done !== true) map.delete(oldest.value);
-  }
-}
-
 /** Whether `more` holds a secret `into` does not. */
 function addsSecrets(into: FoundSecrets, more: FoundSecrets): boolean {
   for (const text of more.texts) if (!into.texts.has(text)) return true;
   for (const pair of more.pairs) if (!into.pairs.has(pair)) return true;
   return false;
-}
-
-/** Sets `name` of `copy` as an own member, even `__proto__` (an assignment would set the prototype). */
-function setMember(copy: Record<string, unknown>, name: string, value: unknown): void {
-  Object.defineProperty(copy, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -92,8 +77,8 @@ function setMember(copy: Record<string, unknown>, name: string, value: unknown):
  * same text on later writes (kept in memory), so that a step does not seal again what did not change.
  */
 export class JobSealer {
-  private readonly jobs = new Map<string, JobSecrets>();
-  private readonly seals = new Map<string, string>();
+  private readonly jobs = new RecentMap<string, JobSecrets>(REMEMBERED_JOBS);
+  private readonly seals = new RecentMap<string, string>(REMEMBERED_SEALS);
 
   constructor(private readonly box: SecretBox) {}
 
@@ -106,7 +91,7 @@ export class JobSealer {
       if (!Object.hasOwn(job, member)) continue;
       const value = (job as Record<string, unknown>)[member];
       const sealed = this.sealMember(member, value, job, secrets);
-      if (sealed !== value) setMember((out ??= { ...job }) as Record<string, unknown>, member, sealed);
+      if (sealed !== value) setOwn((out ??= { ...job }) as Record<string, unknown>, member, sealed);
     }
     return out ?? job;
   }
@@ -152,7 +137,7 @@ export class JobSealer {
     for (const [path, value] of Object.entries(set)) {
       if (path !== 'variables' && path !== 'error' && path !== 'pinned' && !path.startsWith('tasks.')) continue;
       const sealed = this.sealMember(path, value, job, secrets);
-      if (sealed !== value) setMember((out ??= { ...set }), path, sealed);
+      if (sealed !== value) setOwn((out ??= { ...set }), path, sealed);
     }
     return out ?? set;
   }
@@ -183,7 +168,7 @@ export class JobSealer {
       if (!Object.hasOwn(doc, member)) continue;
       const value = doc[member];
       const opened = this.opened(value, String(doc._id), 0);
-      if (opened !== value) setMember(doc, member, opened);
+      if (opened !== value) setOwn(doc, member, opened);
     }
   }
 
@@ -213,7 +198,7 @@ export class JobSealer {
     if (kept === undefined) kept = { found: more, mask: secretMask(more), of: job.tasks };
     else if (addsSecrets(kept.found, more))
       kept = { found: addFoundSecrets(noSecrets(kept.found), more), mask: kept.mask.with(more), of: job.tasks };
-    remember(this.jobs, job._id, kept, REMEMBERED_JOBS);
+    this.jobs.set(job._id, kept);
     return kept;
   }
 
@@ -267,7 +252,7 @@ export class JobSealer {
     for (const key of Object.keys(holder)) {
       const item = holder[key];
       const next = tasks ? this.sealedTask(item, jobId, secrets) : sealable(key) ? this.sealed(item, jobId, secrets, 1) : item;
-      if (next !== item) setMember((copy ??= { ...holder }), key, next);
+      if (next !== item) setOwn((copy ??= { ...holder }), key, next);
     }
     return copy ?? holder;
   }
@@ -293,7 +278,7 @@ export class JobSealer {
     for (const name of segment === EVERY ? Object.keys(value) : Object.hasOwn(value, segment) ? [segment] : []) {
       const item = value[name];
       const next = this.sealAt(item, path, at + 1, jobId);
-      if (next !== item) setMember((copy ??= { ...value }), name, next);
+      if (next !== item) setOwn((copy ??= { ...value }), name, next);
     }
     return copy ?? value;
   }
@@ -308,7 +293,7 @@ export class JobSealer {
     if (typeof value === 'number') return secrets.found.texts.has(String(value)) ? this.seal(value, jobId) : value;
     if (value === null || typeof value !== 'object' || isValueRef(value)) return value;
     if (isSealedValue(value)) return this.seal(value, jobId);
-    if (depth >= MAX_DEPTH) {
+    if (depth >= SECRET_WALK_DEPTH) {
       const json = JSON.stringify(value);
       return json !== undefined && secrets.mask.text(json) !== json ? this.seal(value, jobId) : value;
     }
@@ -328,7 +313,7 @@ export class JobSealer {
         isSecretKey(name) && item !== null && item !== undefined && typeof item !== 'boolean' && !isValueRef(item)
           ? this.seal(item, jobId)
           : this.sealed(item, jobId, secrets, depth + 1);
-      if (next !== item) setMember((copy ??= { ...value }), name, next);
+      if (next !== item) setOwn((copy ??= { ...value }), name, next);
     }
     return copy ?? value;
   }
@@ -339,7 +324,7 @@ export class JobSealer {
     if (json === undefined) return value;
     const key = `${jobId}\u0000${json}`;
     const sealed = this.seals.get(key) ?? this.box.seal(json);
-    remember(this.seals, key, sealed, REMEMBERED_SEALS);
+    this.seals.set(key, sealed);
     return { [SEALED]: sealed } satisfies SealedValue;
   }
 
@@ -347,7 +332,7 @@ export class JobSealer {
   private opened(value: unknown, jobId: string, depth: number): unknown {
     if (value === null || typeof value !== 'object') return value;
     if (isSealedValue(value)) return this.open(value, jobId);
-    if (depth >= MAX_DEPTH) return value;
+    if (depth >= SECRET_WALK_DEPTH) return value;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
@@ -360,7 +345,7 @@ export class JobSealer {
     for (const name of Object.keys(value)) {
       const item = value[name];
       const next = this.opened(item, jobId, depth + 1);
-      if (next !== item) setMember(value, name, next);
+      if (next !== item) setOwn(value, name, next);
     }
     return value;
   }
@@ -378,7 +363,7 @@ export class JobSealer {
 
 /** Whether `value` has a member of a secret name holding a value, at any depth (one too short for a text counts). */
 function hasSecretMember(value: unknown, depth: number): boolean {
-  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return false;
+  if (value === null || typeof value !== 'object' || depth >= SECRET_WALK_DEPTH) return false;
   if (Array.isArray(value)) return value.some((item: unknown) => hasSecretMember(item, depth + 1));
   if (!isRecord(value)) return false;
   for (const name of Object.keys(value)) {
@@ -398,7 +383,7 @@ function sealsMore(sealed: unknown, stored: unknown, depth: number): boolean {
   if (sealed === stored || sealed === null || typeof sealed !== 'object') return false;
   if (isSealedValue(sealed)) return !isSealedValue(stored);
   // below the deepest level sealing walks, values are sealed whole: seen above
-  if (depth > MAX_DEPTH) return false;
+  if (depth > SECRET_WALK_DEPTH) return false;
   if (Array.isArray(sealed)) {
     if (!Array.isArray(stored)) return true;
     return sealed.some((item: unknown, i) => sealsMore(item, stored[i], depth + 1));
