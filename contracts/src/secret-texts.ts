@@ -1,6 +1,6 @@
 import { AppError } from './errors';
 import { TextAutomaton, maskRuns, mergeRuns } from './internal/text-automaton';
-import { SECRET_MASK, isSecretKey, isSecretValue } from './secrets';
+import { SECRET_MASK, SECRET_WALK_DEPTH, isSecretKey, isSecretValue } from './secrets';
 import { isRecord } from './internal/records';
 
 /**
@@ -21,10 +21,10 @@ import { isRecord } from './internal/records';
 export const MIN_SECRET_CHARS = 4;
 
 /**
- * How deep {@link findSecrets} and {@link SecretMask.value} look into a value, as deep as the policy's
- * `redactSecrets`: below it an object is replaced by the mask whole, as answers show it.
+ * How deep {@link findSecrets} and {@link SecretMask.value} look into a value: the policy's depth,
+ * below which an object is replaced by the mask whole, as answers show it.
  */
-const MAX_DEPTH = 32;
+const MAX_DEPTH = SECRET_WALK_DEPTH;
 
 /** Private key material in a text: from its BEGIN line to its END line, or to the end of the text when it was cut. */
 const KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;

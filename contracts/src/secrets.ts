@@ -88,8 +88,12 @@ export function isSecret(name: string, value: unknown): boolean {
   return isSecretKey(name) || isSecretValue(value);
 }
 
-/** Deepest level {@link redactSecrets} walks; below it, objects are replaced by the mask. */
-const MAX_DEPTH = 32;
+/**
+ * Deepest level the secret policy walks a value ({@link redactSecrets}, the search for secret texts,
+ * the sealing of jobs): below it, an object is masked (or sealed) whole. One number, so that what
+ * one walk finds the others reach.
+ */
+export const SECRET_WALK_DEPTH = 32;
 
 /**
  * `value` with every secret replaced by {@link SECRET_MASK}: members whose name is secret (strings,
@@ -106,7 +110,7 @@ export function redactSecrets<T>(value: T): T {
 function redact(value: unknown, depth: number): unknown {
   if (isSecretValue(value)) return SECRET_MASK;
   if (value === null || typeof value !== 'object') return value;
-  if (depth >= MAX_DEPTH) return SECRET_MASK;
+  if (depth >= SECRET_WALK_DEPTH) return SECRET_MASK;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
@@ -159,7 +163,7 @@ function isPlainObject(value: object): boolean {
 /** True when `value` holds a secret anywhere: a member with a secret name holding a value, or key material. */
 export function containsSecret(value: unknown, depth = 0): boolean {
   if (isSecretValue(value)) return true;
-  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return false;
+  if (value === null || typeof value !== 'object' || depth >= SECRET_WALK_DEPTH) return false;
   if (Array.isArray(value)) return value.some((item) => containsSecret(item, depth + 1));
   for (const [key, member] of Object.entries(value)) {
     if (holdsValue(member) && isSecretKey(key)) return true;

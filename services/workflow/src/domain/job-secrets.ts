@@ -1,4 +1,4 @@
-import { EVERY, findDeclaredSecrets, findSecrets, maskDeclaredSecrets, secretMask } from '@nap/contracts';
+import { EVERY, SECRET_WALK_DEPTH, findDeclaredSecrets, findSecrets, maskDeclaredSecrets, secretMask } from '@nap/contracts';
 import type { SecretMask } from '@nap/contracts';
 import type { Projection } from '@nap/store';
 import type { JobRecord } from './job-model';
@@ -46,9 +46,6 @@ export async function maskPageSecrets<T extends Record<string, unknown>>(
   });
 }
 
-/** Deepest level of a child's variables walked for its parent's secrets. */
-const MAX_DEPTH = 32;
-
 /**
  * The paths of the variables of a child job (`variables`) that hold a secret of its parent (those
  * the parent started with, at its declared paths and by name, and those of secret names its tasks
@@ -78,7 +75,7 @@ function holdingSecrets(
   paths: Map<string, string[]>,
 ): void {
   const holds = (typeof value === 'string' && mask.text(value) !== value) || (typeof value === 'number' && texts.has(String(value)));
-  if (holds || (depth >= MAX_DEPTH && value !== null && typeof value === 'object')) {
+  if (holds || (depth >= SECRET_WALK_DEPTH && value !== null && typeof value === 'object')) {
     if (path.length > 0) paths.set(JSON.stringify(path), path);
     return;
   }

@@ -49,11 +49,6 @@ export interface JobPageResult<T> {
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
 
-/** Whether a job in this status is done (complete, error, canceled): what an archive may take. */
-function isFinishedStatus(status: string): boolean {
-  return ARCHIVABLE_JOB_STATUSES.some((finished) => finished === status);
-}
-
 /** What is read of a job to decide whether it may be archived now (see `mayArchive`). */
 const ARCHIVE_CHECK_PROJECTION: Projection = { _id: 1, status: 1, lease: 1, outbox: 1, archive: 1, 'metrics.end_time': 1 };
 
@@ -650,18 +645,12 @@ export class JobRepository {
       { archive: { $exists: false }, ...(after === undefined ? {} : { _id: { $gt: after } }) },
       { sort: { _id: 1 }, limit },
     );
-    let sealed = 0;
-    let unreadable = 0;
-    const waiting: string[] = [];
-    for (const job of found) {
-      if (isActiveStatus(job.status)) waiting.push(job._id);
-      if (!isFinishedStatus(job.status)) continue;
-      const outcome = await this.sealStored(job);
-      if (outcome === 'sealed') sealed++;
-      else if (outcome === 'unreadable') unreadable++;
-      else if (outcome === 'changed') waiting.push(job._id);
-    }
-    return { read: found.length, sealed, unreadable, last: found[found.length - 1]?._id, waiting };
+    const waiting = found.filter((job) => isActiveStatus(job.status)).map((job) => job._id);
+    const counts = await this.sealEach(
+      found.filter((job) => !isActiveStatus(job.status)),
+      waiting,
+    );
+    return { read: found.length, ...counts, last: found[found.length - 1]?._id, waiting };
   }
 
   /**
@@ -678,26 +667,30 @@ export class JobRepository {
     for (const job of states) {
       if (job.archive !== undefined) continue;
       if (isActiveStatus(job.status)) waiting.push(job._id);
-      else if (isFinishedStatus(job.status)) finished.add(job._id);
+      else finished.add(job._id);
     }
+    if (finished.size === 0) return { sealed: 0, unreadable: 0, waiting };
+    const found = await this.jobs.find(
+      { _id: { $in: [...finished] }, status: { $in: [...ARCHIVABLE_JOB_STATUSES] }, archive: { $exists: false } },
+      { sort: { _id: 1 } },
+    );
+    for (const job of found) finished.delete(job._id);
+    // restarted (or archived) since its status was read: the next look tells
+    waiting.push(...finished);
+    return { ...(await this.sealEach(found, waiting)), waiting };
+  }
+
+  /** Seals each of `jobs` (finished, as read: {@link sealStored}), adding those changed since their read to `waiting`. */
+  private async sealEach(jobs: JobRecord[], waiting: string[]): Promise<{ sealed: number; unreadable: number }> {
     let sealed = 0;
     let unreadable = 0;
-    if (finished.size > 0) {
-      const found = await this.jobs.find(
-        { _id: { $in: [...finished] }, status: { $in: [...ARCHIVABLE_JOB_STATUSES] }, archive: { $exists: false } },
-        { sort: { _id: 1 } },
-      );
-      for (const job of found) {
-        finished.delete(job._id);
-        const outcome = await this.sealStored(job);
-        if (outcome === 'sealed') sealed++;
-        else if (outcome === 'unreadable') unreadable++;
-        else if (outcome === 'changed') waiting.push(job._id);
-      }
-      // restarted (or archived) since its status was read: the next look tells
-      waiting.push(...finished);
+    for (const job of jobs) {
+      const outcome = await this.sealStored(job);
+      if (outcome === 'sealed') sealed++;
+      else if (outcome === 'unreadable') unreadable++;
+      else if (outcome === 'changed') waiting.push(job._id);
     }
-    return { sealed, unreadable, waiting };
+    return { sealed, unreadable };
   }
 
   /** What the sealing of a finished job came to: `changed` when another write came between its read and its write (which then wins). */
