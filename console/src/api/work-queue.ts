@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { nap } from './nap';
 import type { TaskPage } from './nap';
+import { isRecord } from './records';
 
 /** A task of the work queue as the platform lists it (the whole task: its variables too). */
 export type WaitingTask = TaskPage['data'][number];
@@ -48,10 +49,6 @@ export interface TaskTexts {
 
 /** At most this much of a body's first line is shown in the queue (the job page shows all of it). */
 const EXCERPT_LENGTH = 120;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A text the person reads: not empty, and not a reference the engine has not resolved (`$var.job.plan`). */
 function shownText(value: unknown): string | undefined {

@@ -4,9 +4,10 @@ import type { Experimental_DefaultFormStateBehavior, RJSFSchema, UiSchema } from
 import { useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { isFilledWhenShown, runSchemaOfForm } from '@nap/contracts/dist/form-schema';
+import { isRecord } from '../../api/records';
 import { focusFirstInvalid } from './focus';
 import { CHOSEN_KIND, TEMPLATES } from './templates';
-import { formValidator } from './validator';
+import { formValidator, isChoiceList } from './validator';
 import { InputTemplate, WIDGETS } from './widgets';
 import './schema-form.css';
 
@@ -80,34 +81,29 @@ export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, dis
  * the list's own label says which list.
  */
 function withItemLabels(schema: unknown, uiSchema: Ui): Ui {
-  if (!isObject(schema)) return uiSchema;
+  if (!isRecord(schema)) return uiSchema;
   let ui = uiSchema;
   // a list of choices has no items of its own to label: its UI's `items` names its choices
-  if (isObject(schema.items) && schema.items.title === undefined && typeof ui.items !== 'function' && !isChoiceList(schema)) {
+  if (isRecord(schema.items) && schema.items.title === undefined && typeof ui.items !== 'function' && !isChoiceList(schema)) {
     const own: unknown = ui.items;
-    const items = withItemLabels(schema.items, isObject(own) ? (own as Ui) : {});
+    const items = withItemLabels(schema.items, isRecord(own) ? (own as Ui) : {});
     if (items['ui:title'] === undefined)
       ui = { ...ui, items: (_item: unknown, index: number) => ({ ...items, 'ui:title': `Item ${index + 1}` }) };
   }
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
     const current: unknown = ui[name];
-    const member = withItemLabels(property, isObject(current) ? (current as Ui) : {});
+    const member = withItemLabels(property, isRecord(current) ? (current as Ui) : {});
     if (member !== current && Object.keys(member).length > 0) ui = { ...ui, [name]: member };
   }
   return ui;
-}
-
-/** True for a list of choices the person ticks (`uniqueItems` of an `enum`): RJSF's multi-select. */
-function isChoiceList(schema: Record<string, unknown>): boolean {
-  return schema.type === 'array' && schema.uniqueItems === true && isObject(schema.items) && Array.isArray(schema.items.enum);
 }
 
 /** True for a schema of alternatives RJSF draws as a chooser of the kind and the chosen kind's field (not a select of constants). */
 function isAlternatives(schema: Record<string, unknown>): boolean {
   const branches: unknown = schema.oneOf ?? schema.anyOf;
   if (!Array.isArray(branches) || Array.isArray(schema.enum)) return false;
-  return !branches.every((branch) => isObject(branch) && ('const' in branch || (Array.isArray(branch.enum) && branch.enum.length === 1)));
+  return !branches.every((branch) => isRecord(branch) && ('const' in branch || (Array.isArray(branch.enum) && branch.enum.length === 1)));
 }
 
 /** The UI keys a field shows once around it: said again by the chosen kind's field, they would be read twice. */
@@ -127,11 +123,11 @@ function typeOf(value: unknown): string {
  */
 function withChoiceTypes(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withChoiceTypes);
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) out[key] = DATA_KEYWORDS.has(key) ? value : withChoiceTypes(value);
   const branches: unknown = schema.oneOf ?? schema.anyOf;
-  if (schema.type === undefined && Array.isArray(branches) && branches.length > 0 && branches.every((b) => isObject(b) && 'const' in b)) {
+  if (schema.type === undefined && Array.isArray(branches) && branches.length > 0 && branches.every((b) => isRecord(b) && 'const' in b)) {
     const types = new Set(branches.map((branch) => typeOf((branch as Record<string, unknown>).const)));
     if (types.size === 1) out.type = [...types][0];
   }
@@ -143,10 +139,10 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required
 
 /** A kind's UI with the members that only mark the kind (`kind: { const: 'address' }`) hidden: the chooser says the kind. */
 function withKindMarksHidden(kind: unknown, uiSchema: Ui): Ui {
-  if (!isObject(kind) || !isObject(kind.properties)) return uiSchema;
+  if (!isRecord(kind) || !isRecord(kind.properties)) return uiSchema;
   let ui = uiSchema;
   for (const [name, member] of Object.entries(kind.properties)) {
-    if (isObject(member) && 'const' in member && typeof member.const !== 'boolean' && ui[name] === undefined)
+    if (isRecord(member) && 'const' in member && typeof member.const !== 'boolean' && ui[name] === undefined)
       ui = { ...ui, [name]: { 'ui:widget': 'hidden' } };
   }
   return ui;
@@ -155,7 +151,7 @@ function withKindMarksHidden(kind: unknown, uiSchema: Ui): Ui {
 /** `ui` with `options` added to its `ui:options`. */
 function withOptions(ui: Ui, options: Record<string, boolean>): Ui {
   const own: unknown = ui['ui:options'];
-  return { ...ui, 'ui:options': { ...(isObject(own) ? (own as object) : {}), ...options } };
+  return { ...ui, 'ui:options': { ...(isRecord(own) ? (own as object) : {}), ...options } };
 }
 
 /**
@@ -163,7 +159,7 @@ function withOptions(ui: Ui, options: Record<string, boolean>): Ui {
  * `default` that is not held to one value (`const: true` is a box that must be ticked, and starts so).
  */
 function isOpenYesOrNo(schema: unknown): boolean {
-  if (!isObject(schema) || schema.type !== 'boolean' || 'default' in schema || 'const' in schema) return false;
+  if (!isRecord(schema) || schema.type !== 'boolean' || 'default' in schema || 'const' in schema) return false;
   return !Array.isArray(schema.enum) || schema.enum.length > 1;
 }
 
@@ -185,7 +181,7 @@ function yesOrNoUi(schema: unknown, uiSchema: Ui): Ui {
  * help and description, which stay around the whole field; each kind's UI marked {@link CHOSEN_KIND}.
  */
 function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
-  if (!isObject(schema)) return uiSchema;
+  if (!isRecord(schema)) return uiSchema;
   let ui = uiSchema;
   if (isChoiceList(schema) && getUiOptions(ui).widget === undefined) ui = { ...ui, 'ui:widget': 'checkboxes' };
   if (isAlternatives(schema)) {
@@ -194,21 +190,21 @@ function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
     const given: unknown = ui[keyword];
     const shared = Object.fromEntries(Object.entries(ui).filter(([key]) => !AROUND_ONLY.has(key)));
     const kinds = Array.isArray(given)
-      ? branches.map((_, index) => (isObject(given[index]) ? (given[index] as Ui) : {}))
+      ? branches.map((_, index) => (isRecord(given[index]) ? (given[index] as Ui) : {}))
       : branches.map((branch) => withChoiceUi(branch, withKindMarksHidden(branch, shared)));
     ui = { ...ui, [keyword]: kinds.map((kind) => withOptions(kind, { [CHOSEN_KIND]: true })) };
   }
   const required = Array.isArray(schema.required) ? schema.required : [];
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
     const current: unknown = ui[name];
-    const own = isObject(current) ? (current as Ui) : {};
+    const own = isRecord(current) ? (current as Ui) : {};
     const member = withChoiceUi(property, required.includes(name) ? yesOrNoUi(property, own) : own);
     if (member !== own) ui = { ...ui, [name]: member };
   }
-  if (isObject(schema.items) && !isChoiceList(schema)) {
+  if (isRecord(schema.items) && !isChoiceList(schema)) {
     const current: unknown = ui.items;
-    const own = isObject(current) ? (current as Ui) : {};
+    const own = isRecord(current) ? (current as Ui) : {};
     const items = withChoiceUi(schema.items, yesOrNoUi(schema.items, own));
     if (items !== own) ui = { ...ui, items };
   }
@@ -221,13 +217,13 @@ function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
  * leave it so (unanswered, the form would refuse a box that looks answered).
  */
 function withTickboxesAnswered(schema: unknown, uiSchema: unknown): unknown {
-  if (!isObject(schema)) return schema;
-  const ui = isObject(uiSchema) ? uiSchema : {};
+  if (!isRecord(schema)) return schema;
+  const ui = isRecord(uiSchema) ? uiSchema : {};
   const out: Record<string, unknown> = { ...schema };
   const required = Array.isArray(schema.required) ? schema.required : [];
   const isTickbox = (member: unknown, memberUi: unknown) =>
-    isOpenYesOrNo(member) && getUiOptions(isObject(memberUi) ? (memberUi as Ui) : {}).widget === 'checkbox';
-  if (isObject(schema.properties)) {
+    isOpenYesOrNo(member) && getUiOptions(isRecord(memberUi) ? (memberUi as Ui) : {}).widget === 'checkbox';
+  if (isRecord(schema.properties)) {
     out.properties = Object.fromEntries(
       Object.entries(schema.properties).map(([name, property]) => {
         const member = withTickboxesAnswered(property, ui[name]);
@@ -235,7 +231,7 @@ function withTickboxesAnswered(schema: unknown, uiSchema: unknown): unknown {
       }),
     );
   }
-  if (isObject(schema.items)) {
+  if (isRecord(schema.items)) {
     const items = withTickboxesAnswered(schema.items, ui.items);
     out.items = isTickbox(schema.items, ui.items) ? { ...(items as object), default: false } : items;
   }
@@ -247,37 +243,33 @@ export const TYPED_LIST_HELP = 'Type the value: its list of choices comes from a
 
 type Ui = UiSchema<FormData, RJSFSchema>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The UI schema of `schema`'s members, nested as RJSF reads it: enumNames as ui:enumNames, a help line on lists filled when shown. */
 function adaptUi(schema: unknown, uiSchema: Ui): Ui {
-  if (!isObject(schema)) return uiSchema;
+  if (!isRecord(schema)) return uiSchema;
   const ui: Ui = { ...uiSchema };
-  if (isFilledWhenShown(schema) || (isObject(schema.items) && isFilledWhenShown(schema.items))) {
+  if (isFilledWhenShown(schema) || (isRecord(schema.items) && isFilledWhenShown(schema.items))) {
     const own: unknown = ui['ui:help'];
     ui['ui:help'] = typeof own === 'string' && own.trim() !== '' ? `${own.trim().replace(/\.$/, '')}. ${TYPED_LIST_HELP}` : TYPED_LIST_HELP;
   }
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties)) {
-    if (!isObject(property)) continue;
+    if (!isRecord(property)) continue;
     const current: unknown = ui[name];
-    let member: Ui = isObject(current) ? (current as Ui) : {};
+    let member: Ui = isRecord(current) ? (current as Ui) : {};
     const enumNames: unknown = property.enumNames;
     if (Array.isArray(enumNames)) member = { ...member, 'ui:enumNames': enumNames.map(String) };
     // the names of a list's choices (Meraki's "Product Types"): RJSF reads them from the items' UI
-    const itemNames: unknown = isObject(property.items) ? property.items.enumNames : undefined;
+    const itemNames: unknown = isRecord(property.items) ? property.items.enumNames : undefined;
     if (Array.isArray(itemNames) && itemNames.length > 0) {
       const items: unknown = member.items;
-      member = { ...member, items: { ...(isObject(items) ? items : {}), 'ui:enumNames': itemNames.map(String) } };
+      member = { ...member, items: { ...(isRecord(items) ? items : {}), 'ui:enumNames': itemNames.map(String) } };
     }
     // a yes-or-no the form builder offers as its two values (`enum: [true, false]`) is a pair of radio buttons there
     if (property.type === 'boolean' && Array.isArray(property.enum) && getUiOptions(member).widget === undefined)
       member = {
         ...member,
         'ui:widget': 'radio',
-        'ui:options': { ...(isObject(member['ui:options']) ? member['ui:options'] : {}), inline: true },
+        'ui:options': { ...(isRecord(member['ui:options']) ? member['ui:options'] : {}), inline: true },
       };
     member = adaptUi(property, member);
     if (Object.keys(member).length > 0) ui[name] = member;
@@ -302,19 +294,19 @@ export function adaptStudioForm(schema: RJSFSchema, uiSchema: Ui = {}): { schema
  * Schema's terms. A list that sets its own `minItems` keeps it.
  */
 function withChoicesRequired(schema: unknown): unknown {
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   const required = Array.isArray(schema.required) ? schema.required : [];
-  const properties = isObject(schema.properties) ? schema.properties : undefined;
+  const properties = isRecord(schema.properties) ? schema.properties : undefined;
   const out: Record<string, unknown> = { ...schema };
   if (properties) {
     out.properties = Object.fromEntries(
       Object.entries(properties).map(([name, property]) => {
         const member = withChoicesRequired(property);
-        const needsOne = isObject(member) && required.includes(name) && isChoiceList(member) && member.minItems === undefined;
+        const needsOne = isRecord(member) && required.includes(name) && isChoiceList(member) && member.minItems === undefined;
         return [name, needsOne ? { ...member, minItems: 1 } : member];
       }),
     );
   }
-  if (isObject(schema.items)) out.items = withChoicesRequired(schema.items);
+  if (isRecord(schema.items)) out.items = withChoicesRequired(schema.items);
   return out;
 }

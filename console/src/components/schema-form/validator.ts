@@ -1,6 +1,7 @@
 import { Validator } from '@cfworker/json-schema';
 import type { OutputUnit, Schema } from '@cfworker/json-schema';
 import { createErrorHandler, toErrorSchema, unwrapErrorHandler, validationDataMerge } from '@rjsf/utils';
+import { isRecord } from '../../api/records';
 import type {
   CustomValidator,
   ErrorTransformer,
@@ -56,24 +57,20 @@ function propertyOf(instanceLocation: string): string {
     .join('');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The schema (and UI schema) one step down `part` from `node`: a member of an object, or an item of a list. */
 function step(node: unknown, ui: unknown, part: string): { node: unknown; ui: unknown; item: boolean } {
-  const schema = isObject(node) ? node : {};
-  const uiSchema = isObject(ui) ? ui : {};
+  const schema = isRecord(node) ? node : {};
+  const uiSchema = isRecord(ui) ? ui : {};
   if (/^\d+$/.test(part) && schema.items !== undefined) {
     const items: unknown = schema.items;
     return { node: Array.isArray(items) ? items[Number(part)] : items, ui: uiSchema.items, item: true };
   }
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   // a member one of the kinds of a field of alternatives declares (its chosen kind's field draws it)
   const branches = [schema.oneOf, schema.anyOf, schema.allOf].flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []));
-  const declaring = branches.find((branch) => isObject(branch) && isObject(branch.properties) && part in branch.properties);
+  const declaring = branches.find((branch) => isRecord(branch) && isRecord(branch.properties) && part in branch.properties);
   const member =
-    part in properties ? properties[part] : isObject(declaring) && isObject(declaring.properties) ? declaring.properties[part] : undefined;
+    part in properties ? properties[part] : isRecord(declaring) && isRecord(declaring.properties) ? declaring.properties[part] : undefined;
   return { node: member, ui: uiSchema[part], item: false };
 }
 
@@ -93,8 +90,8 @@ function labelAt(schema: RJSFSchema, uiSchema: UiSchema<FormData, RJSFSchema> | 
       label = `item ${Number(part) + 1} of ${label || 'the list'}`;
       continue;
     }
-    const uiTitle: unknown = isObject(ui) ? ui['ui:title'] : undefined;
-    const title: unknown = isObject(node) ? node.title : undefined;
+    const uiTitle: unknown = isRecord(ui) ? ui['ui:title'] : undefined;
+    const title: unknown = isRecord(node) ? node.title : undefined;
     const own = typeof uiTitle === 'string' && uiTitle !== '' ? uiTitle : typeof title === 'string' && title !== '' ? title : part;
     label = label ? `${own} in ${label}` : own;
   }
@@ -107,10 +104,10 @@ function placeOf(schema: RJSFSchema, property: string): number[] {
   let node: unknown = schema;
   const place: number[] = [];
   for (const part of property.split('.').filter(Boolean)) {
-    const properties = isObject(node) && isObject(node.properties) ? Object.keys(node.properties) : [];
+    const properties = isRecord(node) && isRecord(node.properties) ? Object.keys(node.properties) : [];
     // a member of a chosen kind only: after the field's own members
     if (!/^\d+$/.test(part) && !properties.includes(part)) properties.push(part);
-    place.push(/^\d+$/.test(part) && isObject(node) && node.items !== undefined ? Number(part) : properties.indexOf(part));
+    place.push(/^\d+$/.test(part) && isRecord(node) && node.items !== undefined ? Number(part) : properties.indexOf(part));
     node = step(node, undefined, part).node;
   }
   return place;
@@ -132,7 +129,7 @@ function keywordValue(schema: RJSFSchema, keywordLocation: string): unknown {
     .split('/')
     .filter((p) => p !== '')) {
     const key = decodeURIComponent(part.replace(/~1/g, '/').replace(/~0/g, '~'));
-    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
+    node = Array.isArray(node) ? node[Number(key)] : isRecord(node) ? node[key] : undefined;
   }
   return node;
 }
@@ -154,9 +151,9 @@ function oneOf(values: readonly unknown[]): string {
   return `${shown.join(', ')}${values.length > shown.length ? ', …' : ''}`;
 }
 
-/** True for a list of choices the person ticks (`uniqueItems` of an `enum`): its items are choices. */
-function isChoiceList(node: unknown): boolean {
-  return isObject(node) && node.uniqueItems === true && isObject(node.items) && Array.isArray(node.items.enum);
+/** True for a list of choices the person ticks (`uniqueItems` of an `enum`): its items are choices, drawn as checkboxes. */
+export function isChoiceList(node: unknown): boolean {
+  return isRecord(node) && node.type === 'array' && node.uniqueItems === true && isRecord(node.items) && Array.isArray(node.items.enum);
 }
 
 /**
@@ -239,8 +236,8 @@ function rulesOut(unit: OutputUnit, at: string): boolean {
 
 /** How the person knows a kind: its title, as the chooser shows it, else its constant, else its place. */
 function kindName(kind: unknown, index: number): string {
-  if (isObject(kind) && typeof kind.title === 'string' && kind.title !== '') return kind.title;
-  if (isObject(kind) && 'const' in kind) return JSON.stringify(kind.const);
+  if (isRecord(kind) && typeof kind.title === 'string' && kind.title !== '') return kind.title;
+  if (isRecord(kind) && 'const' in kind) return JSON.stringify(kind.const);
   return `option ${index + 1}`;
 }
 
@@ -288,7 +285,7 @@ function alternativesOf(units: readonly OutputUnit[], schema: RJSFSchema, uiSche
       continue;
     }
     // a choice of constants (a select): its choices by the names the select shows
-    if (kinds.every((kind) => isObject(kind) && 'const' in kind)) {
+    if (kinds.every((kind) => isRecord(kind) && 'const' in kind)) {
       said.set(unit, `must be one of its choices: ${kinds.map(kindName).join(', ')}`);
       continue;
     }
