@@ -81,8 +81,8 @@ const CHANGE_WINDOW = {
 /**
  * A security rule's request as the platform's form builder writes one (Panorama's and Meraki's forms):
  * a choice drawn as radio buttons (`ui:widget: radio`, `enumNames` left blank: the values name the
- * choices), yes-or-no questions offered as their two values (radio buttons there too: one optional,
- * one required, one that starts on its `default`), a list of choices (checkboxes, named by the items'
+ * choices), an optional one (radio buttons too, side by side), yes-or-no questions offered as their
+ * two values (radio buttons there too: one optional, one required, one that starts on its `default`), a list of choices (checkboxes, named by the items'
  * `enumNames`, required: at least one), two fields of alternatives (`oneOf`): a destination that is
  * an IPv4 address or a host name, a port that is a number or a service's name, a required plain
  * boolean (Yes and No too: a lone checkbox cannot say "unanswered") and one its UI draws as a checkbox
@@ -95,6 +95,7 @@ const SECURITY_RULE_FORM = {
     required: ['securityRule', 'rollBack', 'productTypes', 'destination', 'commit', 'dryRun'],
     properties: {
       securityRule: { type: 'string', title: 'Security Rule', enum: ['Pre Rule', 'Post Rule'], enumNames: ['', ''] },
+      action: { type: 'string', title: 'Action', enum: ['allow', 'deny'], enumNames: ['Allow', 'Deny'] },
       logStart: { type: 'boolean', title: 'Log at session start', enum: [true, false] },
       rollBack: { type: 'boolean', title: 'Roll back on failure', enum: [true, false] },
       notify: { type: 'boolean', title: 'Notify the owner', enum: [true, false], default: true },
@@ -130,6 +131,7 @@ const SECURITY_RULE_FORM = {
   },
   uiSchema: {
     securityRule: { 'ui:widget': 'radio', 'ui:help': 'Whether to create a pre or a post rule' },
+    action: { 'ui:widget': 'radio', 'ui:options': { inline: true } },
     dryRun: { 'ui:widget': 'checkbox' },
   },
 };
@@ -714,7 +716,7 @@ describe('Run on a workflow’s page', () => {
     const commit = dialog.getByRole('group', { name: /^Commit on Panorama/ });
     const yesNo = async (group: Locator) => [
       await group.getByRole('radio', { name: 'Yes' }).isChecked(),
-      await group.getByRole('radio', { name: 'No' }).isChecked(),
+      await group.getByRole('radio', { name: 'No', exact: true }).isChecked(),
     ];
     const products = dialog.getByRole('group', { name: /^Product Types/ });
     const box = (name: string) => products.getByRole('checkbox', { name, exact: true });
@@ -840,6 +842,75 @@ describe('Run on a workflow’s page', () => {
     const job = await platform.api<{ data: { variables: Record<string, unknown> } }>('GET', `/operations-manager/jobs/${jobId}`);
     expect(job.data.variables).toMatchObject(formData);
     expect(job.data.variables).not.toHaveProperty('logStart');
+  }, 60_000);
+
+  it('takes back the answer to an optional question of radio buttons with "No answer": chosen to start with, by click or arrow key, the value not sent', async () => {
+    await page.goto(`${platform.url}/console/automations`);
+    await page.getByRole('row').filter({ hasText: 'Create a security rule' }).getByRole('button', { name: 'Run' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run Create a security rule' });
+    const rules = dialog.getByRole('group', { name: /^Security Rule/ });
+    const action = dialog.getByRole('group', { name: /^Action/ });
+    const log = dialog.getByRole('group', { name: /^Log at session start/ });
+    const rollBack = dialog.getByRole('group', { name: /^Roll back on failure/ });
+    const notify = dialog.getByRole('group', { name: /^Notify the owner/ });
+    const commit = dialog.getByRole('group', { name: /^Commit on Panorama/ });
+    const chosen = async (group: Locator) => Promise.all((await group.getByRole('radio').all()).map((radio) => radio.isChecked()));
+    const noAnswer = (group: Locator) => group.getByRole('radio', { name: 'No answer' });
+    await log.getByRole('radio', { name: 'Yes' }).waitFor();
+    // an optional question without a default: its answers, then "No answer", chosen while nothing is
+    expect(await Promise.all((await action.locator('label').all()).map((label) => label.innerText()))).toEqual([
+      'Allow',
+      'Deny',
+      'No answer',
+    ]);
+    for (const group of [action, log]) expect(await chosen(group)).toEqual([false, false, true]);
+    // a required question has none (it must be answered), nor one that starts on its default (left out, the default is taken)
+    for (const group of [rules, rollBack, commit, notify]) expect(await noAnswer(group).count()).toBe(0);
+
+    // answered, then taken back: by a click, and by the arrow keys (the radio buttons' own way, Yes → No → No answer)
+    await action.getByRole('radio', { name: 'Deny' }).check();
+    await log.getByRole('radio', { name: 'Yes' }).check();
+    expect([await noAnswer(action).isChecked(), await noAnswer(log).isChecked()]).toEqual([false, false]);
+    await noAnswer(action).check();
+    expect(await chosen(action)).toEqual([false, false, true]);
+    await log.getByRole('radio', { name: 'Yes' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect([await noAnswer(log).isChecked(), await hasFocus(noAnswer(log))]).toEqual([true, true]);
+    // not a problem, nothing said of it but what the field says
+    for (const group of [action, log]) {
+      expect([await noAnswer(group).getAttribute('aria-invalid'), await said(noAnswer(group))]).toEqual([null, '']);
+    }
+    await expectAccessible();
+    await log.scrollIntoViewIfNeeded();
+    await screenshot(page, 'run-form-no-answer.png');
+
+    // the required questions answered: the form is sent
+    await rules.getByRole('radio', { name: 'Pre Rule' }).check();
+    await rollBack.getByRole('radio', { name: 'No', exact: true }).check();
+    await commit.getByRole('radio', { name: 'Yes' }).check();
+    await dialog.getByRole('checkbox', { name: 'Switch', exact: true }).check();
+    await dialog
+      .getByRole('group', { name: /^Destination/ })
+      .getByRole('textbox')
+      .fill('192.0.2.10');
+    const [sent] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST' && /\/triggers\/manual\/[^/]+\/run$/.test(request.url())),
+      dialog.getByRole('button', { name: 'Run', exact: true }).click(),
+    ]);
+    // the questions taken back are left out, as those never answered
+    expect(sent.postDataJSON()).toEqual({
+      formData: {
+        securityRule: 'Pre Rule',
+        rollBack: false,
+        notify: true,
+        productTypes: ['switch'],
+        destination: '192.0.2.10',
+        commit: true,
+        dryRun: false,
+      },
+    });
+    await page.waitForURL(/\/console\/jobs\//);
   }, 60_000);
 
   it('offers no Run to an account that may not start jobs', async () => {

@@ -41,7 +41,9 @@ const DEFAULTS: Experimental_DefaultFormStateBehavior = { requiredBooleanDefault
  * are fieldsets named by the field's label; a field of alternatives (`oneOf`, `anyOf`) is a fieldset
  * with a chooser of the kind, the chosen kind's field beside it, and its problem said of the field.
  * A required yes-or-no starts unanswered (Yes and No radio buttons, neither chosen, unless its UI names
- * its widget), and is refused until answered; an optional one left unanswered is not sent.
+ * its widget), and is refused until answered; an optional one left unanswered is not sent. The radio
+ * buttons of an optional field without a default (a yes-or-no, a choice) end with "No answer", which
+ * takes a choice back: the value is left out again.
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
   const form = useRef<Form<FormData, RJSFSchema>>(null);

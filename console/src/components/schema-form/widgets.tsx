@@ -245,14 +245,22 @@ function TextareaWidget({
   );
 }
 
+/** The name of the radio button that takes an optional question's answer back: its value is left out, as if never answered. */
+const NO_ANSWER = 'No answer';
+
 /**
  * Choices as radio buttons (`ui:widget: radio`, a yes-or-no the form builder offers as two values) or
  * checkboxes (a list of choices): the field's template draws them as a fieldset named by the field's
  * label (a group named by the label here when the label is hidden). Each button says the field is
  * invalid and reads its problem out, since a button is what has the focus. Radios share one name, so
- * the arrow keys move the choice within the group and Tab leaves it.
+ * the arrow keys move the choice within the group and Tab leaves it. Radio buttons of an optional
+ * field with no `default` end with {@link NO_ANSWER}, chosen while nothing is: a radio button cannot
+ * be unchosen, and this one leaves the value out again (as a select's empty option does). A required
+ * field has none (it must be answered); a field with a `default` neither (left out, the platform
+ * fills in that default, so "no answer" would mean it).
  */
 function ChoicesWidget({
+  schema,
   id,
   options,
   value,
@@ -276,6 +284,8 @@ function ChoicesWidget({
   const decode = (raw: string): unknown => enumOptionValueDecoder<RJSFSchema>(raw, enumOptions, format, emptyValue);
   const aria = fieldAria(id, isInvalid(rawErrors, hideError));
   const group = hideLabel ? { role: several ? 'group' : 'radiogroup', 'aria-label': label } : {};
+  const name = htmlName || id;
+  const clearable = !several && !required && schema.default === undefined;
   return (
     <div className={`${several ? 'checkboxes' : 'field-radio-group'}${inline ? ' choices-inline' : ''}`} id={id} {...group}>
       {enumOptions.map((option, i) => {
@@ -290,7 +300,7 @@ function ChoicesWidget({
             <input
               type={several ? 'checkbox' : 'radio'}
               id={optionId(id, i)}
-              name={htmlName || id}
+              name={name}
               checked={
                 several ? enumOptionsIsSelected<RJSFSchema>(option.value, values) : enumOptionsIsSelected<RJSFSchema>(option.value, value)
               }
@@ -307,6 +317,23 @@ function ChoicesWidget({
           </label>
         );
       })}
+      {clearable ? (
+        <label className={`choice choice-none${disabled || readonly ? ' disabled' : ''}`}>
+          <input
+            type="radio"
+            id={optionId(id, enumOptions.length)}
+            name={name}
+            checked={value === undefined || value === emptyValue}
+            value=""
+            disabled={disabled || readonly}
+            onChange={() => onChange(emptyValue)}
+            onBlur={() => onBlur(id, emptyValue)}
+            onFocus={() => onFocus(id, emptyValue)}
+            {...aria}
+          />
+          <span>{NO_ANSWER}</span>
+        </label>
+      ) : null}
     </div>
   );
 }
