@@ -174,6 +174,7 @@ export default tseslint.config(
       'packages/store/src/internal/contracts.ts',
       'services/admin/src/engine/audit-thread-main.ts',
       'services/admin/src/store/audit-records.ts',
+      'services/admin/src/store/audit-chain-move.ts',
       'services/admin/src/domain/audit-chain.ts',
     ],
     rules: {
@@ -189,6 +190,7 @@ export default tseslint.config(
                 '!@nap/contracts/dist/deadline',
                 '!@nap/contracts/dist/audit',
                 '!@nap/contracts/dist/precompiled-validators',
+                '!@nap/contracts/dist/services',
               ],
               message: 'Import a package through its public door (@nap/<name>).',
             },

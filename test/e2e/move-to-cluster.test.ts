@@ -119,12 +119,12 @@ it('moves a laptop platform to a distributed set that goes on where the laptop s
   // ── the cluster ──
   nats = await startNatsServer({ jetstream: true });
   const env = distributedEnv(nats.url, cluster, 'not-the-password-any-more', { NAP_SECRET_KEY: readFileSync(keyFile, 'utf8').trim() });
-  const services = await Promise.all(
-    (['admin', 'studio', 'workflow', 'gateway-devices', 'mop', 'orch-proxy'] as const).map((s) =>
-      startNapProcess(`services/${s}/dist/main.js`, env, new RegExp(`Service ${s} is serving`), 60_000),
+  // each kept as it is ready: when one fails to start, the others are stopped at the end, not left running (jest would wait on them)
+  await Promise.all(
+    (['admin', 'studio', 'workflow', 'gateway-devices', 'mop', 'orch-proxy'] as const).map(async (s) =>
+      processes.push(await startNapProcess(`services/${s}/dist/main.js`, env, new RegExp(`Service ${s} is serving`), 60_000)),
     ),
   );
-  processes.push(...services);
   const gateway = await startNapProcess('gateway/dist/main.js', env, /Gateway listening/, 60_000);
   processes.push(gateway);
   const url = gatewayUrl(gateway);

@@ -143,3 +143,109 @@ describe.each(kinds)('the audit thread on the %s store', (_kind, fresh) => {
     thread = undefined;
   });
 });
+
+describe("the audit chain moved into a store of its own (the standalone's nap_audit)", () => {
+  let dataDir: string;
+  const log = createLogger({ name: 'audit-thread-test', level: 'silent' });
+  const queued = (e: AuditEntry) => ({ id: e.entryId, data: encodeJson(e) });
+  const admin = (): StoreConfig => ({ dbName: 'nap_admin', dataDir });
+  const chain = (): StoreConfig => ({ dbName: 'nap_audit', dataDir });
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-audit-move-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  /** A chain of `n` records written by a thread on the admin store, as an earlier release kept it, with a retention anchor. */
+  async function chainInAdminStore(n: number): Promise<void> {
+    const adminStore = createStore(admin());
+    await ensureCollections(adminStore);
+    const earlier = await startAuditThread({ store: admin() }, log);
+    try {
+      await earlier.writer.append(Array.from({ length: n }, (_, i) => queued(groupCreated(`e${i}`))));
+      await earlier.records.markPublished(n);
+    } finally {
+      await earlier.close();
+      await adminStore.close();
+    }
+  }
+
+  async function counts(config: StoreConfig): Promise<{ records: number; meta: number }> {
+    const store = createStore(config);
+    try {
+      return {
+        records: await store.collection('audit_records').countDocuments({}),
+        meta: await store.collection('audit_meta').countDocuments({}),
+      };
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('moves a chain kept in the admin store at start, and chains on from its head', async () => {
+    await chainInAdminStore(1_205);
+    // a marker of an earlier move, copied into nap_admin with the chain (data moved through MongoDB): it means nothing here
+    const adminStore = createStore(admin());
+    await adminStore.collection('audit_meta').insertOne({ _id: 'moved-from-admin', at: '2026-01-01T00:00:00.000Z' });
+    await adminStore.close();
+    const thread = await startAuditThread({ store: chain(), movedFrom: admin() }, log);
+    try {
+      expect(await thread.records.head()).toMatchObject({ seq: 1_205 });
+      expect(await thread.records.publishedThrough()).toBe(1_205);
+      const [next] = await thread.writer.append([queued(groupCreated('after'))]);
+      expect(next?.seq).toBe(1_206);
+      expect(await thread.writer.append([queued(groupCreated('e7'))])).toEqual([]); // an entry recorded before the move is kept once
+      expect(await thread.records.verify()).toMatchObject({ valid: true, checked: 1_206, firstBroken: null });
+    } finally {
+      await thread.close();
+    }
+    expect(await counts(admin())).toEqual({ records: 0, meta: 0 });
+    // the chain's store: its records, the relay's position and the marker of the move
+    expect(await counts(chain())).toEqual({ records: 1_206, meta: 2 });
+  });
+
+  it('resumes a move a crash cut short: copies again before the marker, only removes after it', async () => {
+    await chainInAdminStore(30);
+    // a crash part-way through the copy: some records in the chain's store, no marker
+    const adminStore = createStore(admin());
+    const chainStore = createStore(chain());
+    try {
+      await chainStore
+        .collection('audit_records')
+        .insertMany(await adminStore.collection('audit_records').find({}, { sort: { _id: 1 }, limit: 12 }));
+    } finally {
+      await adminStore.close();
+      await chainStore.close();
+    }
+    let thread = await startAuditThread({ store: chain(), movedFrom: admin() }, log);
+    try {
+      expect(await thread.records.verify()).toMatchObject({ valid: true, checked: 30, firstBroken: null });
+    } finally {
+      await thread.close();
+    }
+    expect(await counts(admin())).toEqual({ records: 0, meta: 0 });
+
+    // a crash part-way through the removal: after the marker, what is left in the admin store is
+    // removed, never copied again (retention may have removed it from the chain since)
+    const leftOver = createStore(admin());
+    try {
+      await leftOver.collection('audit_records').insertOne({ _id: '0000000000000001', seq: 1, entryId: 'stale' });
+    } finally {
+      await leftOver.close();
+    }
+    const retained = createStore(chain());
+    try {
+      await retained.collection('audit_records').deleteOne({ _id: '0000000000000001' });
+    } finally {
+      await retained.close();
+    }
+    thread = await startAuditThread({ store: chain(), movedFrom: admin() }, log);
+    try {
+      expect(await thread.records.oldest(1)).toMatchObject([{ seq: 2 }]);
+    } finally {
+      await thread.close();
+    }
+    expect(await counts(admin())).toEqual({ records: 0, meta: 0 });
+    expect((await counts(chain())).records).toBe(29);
+  });
+});
