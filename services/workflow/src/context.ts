@@ -93,13 +93,19 @@ export async function startWithOptions<T>(
   view: (job: JobRecord) => T,
 ): Promise<T> {
   assertNoMisspelledOptions(options);
-  const workflow = await ctx.call('studio.getWorkflow', { body: { name: workflowName } });
+  // read as ctx.call reads it (the caller, the request's deadline and trace), parsed once per reply text
+  const reply = await svc.client.callRaw(
+    'studio.getWorkflow',
+    { body: { name: workflowName } },
+    { caller: ctx.caller, requestId: ctx.requestId, deadline: ctx.deadline, trace: ctx.trace },
+  );
+  const workflow = svc.engine.workflows.parse(workflowName, reply.data);
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life
   assertJsonDepth(options.variables, 'options.variables');
   // the job's task calls belong to this request's trace, also once another engine drives the job
   const traceContext = storedTraceOf(ctx.trace);
-  // the workflow was read for this start alone: it is handed over
+  // the workflow is frozen and shared by the starts of the same reply: the job sets its own members only
   return svc.engine.startJobAs(
     {
       workflow,

@@ -1,3 +1,4 @@
+import { SYSTEM_CALLER } from '@nap/contracts';
 import { task, workflowDocument } from '@nap/testing';
 import { NO_TRANSITION_MESSAGE } from '../src';
 import type { EngineHarness } from './support/harness';
@@ -96,6 +97,38 @@ describe('job engine', () => {
       variables: { error: 'Reference $var.zz9.result is not resolved: the workflow has no task "zz9"' },
     });
     expect(job.variables.handled).toBe(true);
+  });
+
+  it('parses a workflow reply once per text, frozen, and runs jobs of it at once, each with values of its own', async () => {
+    const wf = workflowDocument(
+      'shared',
+      {
+        a1: task('newVariable', { name: 'copy', value: '$var.job.seed' }, { value: null }),
+        b2: task('stringConcat', { str: '$var.job.copy', stringN: '!' }, { combinedStrings: '$var.job.said' }),
+      },
+      [
+        ['workflow_start', 'a1'],
+        ['a1', 'b2'],
+        ['b2', 'workflow_end'],
+      ],
+    );
+    const text = JSON.stringify(wf);
+    const workflow = h.engine.workflows.parse('shared', Buffer.from(text));
+    expect(workflow).toEqual(wf);
+    expect(Object.isFrozen(workflow.tasks?.a1?.variables?.incoming)).toBe(true);
+    // the same bytes (another buffer) answer the same object; other bytes under the name, another
+    expect(h.engine.workflows.parse('shared', new Uint8Array(Buffer.from(text)))).toBe(workflow);
+    const saved = h.engine.workflows.parse('shared', Buffer.from(JSON.stringify({ ...wf, description: 'saved again' })));
+    expect(saved).not.toBe(workflow);
+    expect(saved.description).toBe('saved again');
+    const ids = await Promise.all(
+      ['x', 'y'].map((seed) => h.engine.startJobAs({ workflow: saved, variables: { seed }, caller: SYSTEM_CALLER }, (job) => job._id)),
+    );
+    const jobs = await Promise.all(ids.map((id) => h.waitFor(id, ['complete', 'error'])));
+    expect(jobs.map((job) => [job.status, job.variables.said, job.tasks.b2?.variables?.outgoing])).toEqual([
+      ['complete', 'x!', { combinedStrings: 'x!' }],
+      ['complete', 'y!', { combinedStrings: 'y!' }],
+    ]);
   });
 
   it('runs parallel branches concurrently and joins when every branch arrived', async () => {

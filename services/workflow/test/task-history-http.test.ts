@@ -1,4 +1,4 @@
-import type { JobDocument } from '@nap/contracts';
+import type { JobDocument, WorkflowDocument } from '@nap/contracts';
 import { startTestPlatform } from '@nap/standalone';
 import type { TestPlatform } from '@nap/standalone';
 import { eventually, task, workflowDocument } from '@nap/testing';
@@ -35,9 +35,10 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function create(doc: ReturnType<typeof workflowDocument>): Promise<void> {
+async function create(doc: ReturnType<typeof workflowDocument>): Promise<WorkflowDocument> {
   const res = await platform.http('POST', '/automation-studio/automations', { token: admin, body: { automation: doc } });
   if (res.status !== 200) throw new Error(`Creating workflow ${doc.name} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: WorkflowDocument }).data;
 }
 
 async function start(name: string, variables: Record<string, unknown> = {}): Promise<string> {
@@ -177,5 +178,43 @@ describe('a task retried through HTTP', () => {
     expect((shallow.body as JobDocument).tasks.q1?.retries).toEqual([
       { number: 1, by: 'olga', at: job.tasks.q1?.retries?.[0]?.at, finish_state: 'failure', variables: ['query', 'api_token'] },
     ]);
+  });
+});
+
+describe('a workflow started again and again through HTTP', () => {
+  it('counts the automatic retries of each job on its own, and runs the workflow as last saved', async () => {
+    const retried = (query: string) =>
+      workflowDocument(
+        'history-http-auto-retry',
+        {
+          q1: task(
+            'query',
+            { pass_on_null: false, query, obj: { present: 1 } },
+            { return_data: '$var.job.found' },
+            { retrySettings: { autoRetry: true, limit: 2, delay: 0, state: ['failure'] } },
+          ),
+        },
+        [
+          ['workflow_start', 'q1'],
+          ['q1', 'workflow_end', 'success'],
+        ],
+      );
+    const saved = await create(retried('missing'));
+    // the starts read the same workflow: each job counts its own retries
+    for (const id of [await start('history-http-auto-retry'), await start('history-http-auto-retry')]) {
+      const job = await until(id, ended, 'an end');
+      expect(job).toMatchObject({
+        status: 'error',
+        tasks: { q1: { metrics: { finish_state: 'failure' }, retrySettings: { count: 2, limit: 2 } } },
+      });
+    }
+    const put = await platform.http('PUT', `/automation-studio/automations/${saved._id}`, {
+      token: admin,
+      body: { update: retried('present') },
+    });
+    expect(put.status).toBe(200);
+    const job = await until(await start('history-http-auto-retry'), ended, 'an end');
+    expect(job).toMatchObject({ status: 'complete', variables: { found: 1 }, tasks: { q1: { status: 'complete' } } });
+    expect(job.tasks.q1?.retrySettings?.count).toBeUndefined();
   });
 });

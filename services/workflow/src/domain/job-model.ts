@@ -232,7 +232,9 @@ export function jobDecorators(decorators: readonly { type?: string; pointer?: st
  * after a crash starts it. The job's own members and tasks are new objects, but it shares the
  * values below them (incoming values, transitions, decorators, pins, the variables' members) with
  * the workflow and the input: read it, or copy it deeply before changing it, as the engine does
- * for the copy it drives (one copy of a job, not two).
+ * for the copy it drives (one copy of a job, not two). A job started from a route drives it
+ * uncopied: its workflow is frozen and shared by other starts (engine/workflow-cache), so what
+ * changes a task sets the task's own members (a new `retrySettings`, not a count in the old one).
  */
 export function newJobRecord(input: NewJob): JobRecord {
   const { workflow, caller, id, now: t } = input;

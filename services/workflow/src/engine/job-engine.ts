@@ -25,6 +25,7 @@ import { LeaseManager } from './lease-manager';
 import type { LeaseClock } from './lease-manager';
 import { OwnedJobs } from './owned-jobs';
 import { WorkerSwitches } from './worker-switches';
+import { WorkflowCache } from './workflow-cache';
 
 /** What the engine needs from the world; the service wires the bus and the store in. */
 export interface EngineDeps {
@@ -130,6 +131,8 @@ export class JobEngine {
   readonly events: JobEventRelay;
   /** Checks values against users' JSON Schemas (inputSchemas, trigger and form schemas) off the event loop, with a time limit. */
   readonly schemaThread = new SchemaThread();
+  /** The workflows starts read from the studio, parsed once per reply text and shared frozen (see {@link WorkflowCache}). */
+  readonly workflows = new WorkflowCache();
   private readonly workers = new WorkerSwitches();
   private readonly owned: OwnedJobs;
   private readonly lease: LeaseManager;
@@ -295,7 +298,8 @@ export class JobEngine {
   }
 
   /**
-   * {@link startJob} for a caller that hands `input.workflow` over and wants the job as it started as
+   * {@link startJob} for a caller whose `input.workflow` nothing changes afterwards (read for this
+   * start alone, or frozen and shared: {@link workflows}) and that wants the job as it started as
    * `view` makes it (a deep copy, such as the public job): the job is not copied for the engine first.
    */
   startJobAs<T>(input: StartJobInput, view: (job: JobRecord) => T): Promise<T> {

@@ -73,9 +73,10 @@ export class JobLifecycle {
   }
 
   /**
-   * {@link startJob} for a caller that hands `input.workflow` over (nothing else uses it afterwards)
-   * and wants the job as it started in the form `view` makes of it, a deep copy (the public job):
-   * the engine drives the job it made without copying it first, one copy of a job fewer per start.
+   * {@link startJob} for a caller whose `input.workflow` nothing changes afterwards (read for this
+   * start alone, or frozen and shared: see WorkflowCache) and that wants the job as it started in
+   * the form `view` makes of it, a deep copy (the public job): the engine drives the job it made
+   * without copying it first, one copy of a job fewer per start.
    */
   async startJobAs<T>(input: StartJobInput, view: (job: JobRecord) => T): Promise<T> {
     return (await this.start(input, view)).answer as T;
@@ -128,7 +129,8 @@ export class JobLifecycle {
       if (claims) {
         // the runner drives its own copy, stored with its first step in one write (a job of inline
         // built-ins is stored finished); the caller gets the job as it started. The job shares values
-        // with the workflow (see newJobRecord): a workflow handed over needs no copy.
+        // with the workflow (see newJobRecord): a workflow nothing else changes needs no copy, and
+        // the runner changes its job's own members only (a frozen workflow's values would throw).
         await this.parts.owned.startNew(view === undefined ? cloneJson(job) : job);
       } else {
         await this.parts.repository.insert(job);

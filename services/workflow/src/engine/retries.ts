@@ -20,7 +20,8 @@ export class Retries {
     const states = Array.isArray(settings.state) && settings.state.length > 0 ? settings.state : ['error'];
     const count = settings.count ?? 0;
     if (!states.includes(outcome.finishState) || count >= (settings.limit ?? 0)) return false;
-    settings.count = count + 1;
+    // a new object: the job shares its tasks' settings with the workflow it was made from (see newJobRecord)
+    task.retrySettings = { ...settings, count: count + 1 };
     task.status = 'pending';
     task.retryAt = Date.now() + Math.max(0, settings.delay ?? 0);
     // the error it failed with shows until the retry runs: masked as a recorded one is
