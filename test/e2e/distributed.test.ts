@@ -48,7 +48,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'nap-e2e-'));
   nats = await startNatsServer({ jetstream: true });
   admin = await startAdmin();
-  gateways = await Promise.all([startGateway(), startGateway()]);
+  // each kept as it is ready: when one fails to start, the other is stopped at the end, not left running
+  await Promise.all([0, 1].map(async () => gateways.push(await startGateway())));
   urls = gateways.map(gatewayUrl);
   bus = await createNatsBus({ servers: nats.url, name: 'audit-siem' });
   events = await bus.consumeEvents(
