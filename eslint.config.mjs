@@ -174,7 +174,6 @@ export default tseslint.config(
       'packages/store/src/internal/contracts.ts',
       'services/admin/src/engine/audit-thread-main.ts',
       'services/admin/src/store/audit-records.ts',
-      'services/admin/src/store/audit-chain-move.ts',
       'services/admin/src/domain/audit-chain.ts',
     ],
     rules: {
@@ -190,7 +189,6 @@ export default tseslint.config(
                 '!@nap/contracts/dist/deadline',
                 '!@nap/contracts/dist/audit',
                 '!@nap/contracts/dist/precompiled-validators',
-                '!@nap/contracts/dist/services',
               ],
               message: 'Import a package through its public door (@nap/<name>).',
             },

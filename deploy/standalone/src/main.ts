@@ -15,10 +15,6 @@ async function run(): Promise<void> {
     ...[...platform.stores].map(([name, store]) => storeCheck(store, `store:${name}`)),
     // an audited change is answered once its record is kept in the bus's journal
     ...(platform.busStore ? [storeCheck(platform.busStore, 'store:bus')] : []),
-    // the audit chain's own store (embedded); on MongoDB it is the admin store, checked above
-    ...(platform.auditStore && platform.auditStore !== platform.stores.get('admin')
-      ? [storeCheck(platform.auditStore, 'store:audit')]
-      : []),
   ];
   const health =
     config.healthPort === undefined

@@ -1,4 +1,4 @@
-import { AUDIT_DATABASE, SERVICE_NAMES, configureJsonLimits, serviceDatabase } from '@nap/contracts';
+import { SERVICE_NAMES, configureJsonLimits, serviceDatabase } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createMemoryBus, createNatsBus } from '@nap/bus';
 import type { Bus } from '@nap/bus';
@@ -10,7 +10,7 @@ import { createClient, createIdempotencyRecords, offerProcessMetrics } from '@na
 import type { RunningService, RuntimeConfig, ServiceDeps, ServiceModule } from '@nap/runtime';
 import { createLogger, createMetrics } from '@nap/telemetry';
 import type { Logger, PlatformMetrics } from '@nap/telemetry';
-import { auditChainStores, createAdminService } from '@nap/admin';
+import { createAdminService } from '@nap/admin';
 import type { AdminServiceOptions } from '@nap/admin';
 import { createGatewayDevicesService } from '@nap/gateway-devices';
 import { createMopService } from '@nap/mop';
@@ -47,16 +47,14 @@ export interface Platform {
   stores: Map<ServiceName, Store>;
   /** The store of the in-process bus's work queue journal (`nap_bus`); absent over NATS or with a bus given. */
   busStore?: Store;
-  /** The store of the audit chain (the audit thread's): `nap_audit` when embedded, else the admin service's. */
-  auditStore?: Store;
   stop(): Promise<void>;
 }
 
 const FACTORIES: Record<ServiceName, (deps: ServiceDeps, options: PlatformOptions) => ServiceModule> = {
-  // the audit trail's chain is written and read in a thread of its own, in its own store
+  // the audit trail's chain is written and read in a thread of its own, on the admin store
   admin: (deps, options) =>
     createAdminService(deps, {
-      auditThread: auditChainStores(deps.config) ?? { store: storeConfig(deps.config, serviceDatabase('admin')) },
+      auditThread: { store: storeConfig(deps.config, serviceDatabase('admin')) },
       ...options.admin,
     }),
   workflow: (deps, options) => createWorkflowService(deps, { serverId: persistentEngineId(deps.config.dataDir), ...options.workflow }),
@@ -120,8 +118,6 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
   }
   const client = createClient(bus, metrics);
   const stores = new Map<ServiceName, Store>();
-  // opened here too for tests and tools that read the chain (the audit thread writes it; LMDB shares the environment)
-  let chainStore: Store | undefined;
   const running: RunningService[] = [];
   const keyRecords: { stop(): void }[] = [];
   try {
@@ -133,7 +129,6 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       keyRecords.push(idempotency);
       const deps: ServiceDeps = { bus, store, logger: logger.child({ service: name }), metrics, client, config, idempotency };
       running.push(await FACTORIES[name](deps, options).start());
-      if (name === 'admin') chainStore = config.mongoUrl ? store : await storeOf(AUDIT_DATABASE);
     }
     const metricsService = await offerProcessMetrics(bus, metrics, 'standalone');
     const gateway = createGateway({
@@ -169,7 +164,6 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
       metrics,
       stores,
       ...(journalStore ? { busStore: journalStore } : {}),
-      ...(chainStore ? { auditStore: chainStore } : {}),
       async stop() {
         await server.close();
         await gateway.stop();
@@ -178,7 +172,6 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
         await metricsService.stop();
         await bus.close();
         for (const store of stores.values()) await store.close();
-        if (chainStore !== undefined && !config.mongoUrl) await chainStore.close();
         await journalStore?.close();
       },
     };
@@ -186,7 +179,6 @@ export async function startPlatform(options: PlatformOptions): Promise<Platform>
     for (const service of running.reverse()) await service.stop().catch(() => undefined);
     for (const records of keyRecords) records.stop();
     for (const store of stores.values()) await store.close().catch(() => undefined);
-    if (chainStore !== undefined && !config.mongoUrl) await chainStore.close().catch(() => undefined);
     if (!options.bus) await bus.close().catch(() => undefined);
     await journalStore?.close().catch(() => undefined);
     throw err;

@@ -8,11 +8,11 @@ import { createSecretBox } from '@nap/runtime';
 import { createStore } from '@nap/store';
 import type { Doc, Store } from '@nap/store';
 import { main } from '../src/nap-data/nap-data';
-import { databaseExists, databasesFor, parseLocation, targetDatabase, targetDatabases } from '../src/nap-data/locations';
+import { parseLocation } from '../src/nap-data/locations';
 import { backup, copy, restore } from '../src/nap-data/operations';
+import type { Item } from '../src/nap-data/archive';
 import { LocationWriter, digestOf, readLocation } from '../src/nap-data/stores';
 import { gatewayFilesOf, placeOf } from '../src/nap-data/gateway-files';
-import { CollectionDigest } from '../src/nap-data/doc-lines';
 
 /**
  * nap-data on real embedded stores: what a backup carries comes back as it was, a copy reads back
@@ -58,22 +58,6 @@ const specials: Doc = {
   nested: { list: [1, 'two', { three: [null, true] }], empty: {} },
 };
 
-/**
- * An audit chain as the admin service keeps it into `db`: records by zero-padded seq, with the
- * service's unique index; its bookkeeping; in `nap_audit` the marker of the standalone's move.
- */
-async function fillChain(dir: string, db: string, records = 3): Promise<void> {
-  await withStore(dir, db, async (store) => {
-    await store.collection('audit_records').createIndexes([{ keys: { entryId: 1 }, unique: true }]);
-    const docs: Doc[] = [];
-    for (let seq = 1; seq <= records; seq += 1)
-      docs.push({ _id: String(seq).padStart(16, '0'), seq, entryId: `entry-${seq}`, operation: 'createGroup', hash: `hash-${seq}` });
-    await store.collection('audit_records').insertMany(docs);
-    await store.collection('audit_meta').insertOne({ _id: 'published', seq: records, hash: `hash-${records}` });
-    if (db === 'nap_audit') await store.collection('audit_meta').insertOne({ _id: 'moved-from-admin', at: 'then', documents: records + 1 });
-  });
-}
-
 async function fillLaptop(dir: string, jobs = 1234): Promise<void> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'secret.key'), `${KEY}\n`, { mode: 0o600 });
@@ -87,8 +71,6 @@ async function fillLaptop(dir: string, jobs = 1234): Promise<void> {
       .collection('keys')
       .insertOne({ _id: 'k1', kid: 'k1', privateKeySealed: createSecretBox(KEY).seal('PRIVATE KEY'), created: 'now' });
   });
-  // the chain where a standalone keeps it on embedded stores, moved there out of nap_admin
-  await fillChain(dir, 'nap_audit');
   await withStore(dir, 'nap_workflow', async (store) => {
     await store.collection('jobs').createIndexes([{ keys: { status: 1, 'metrics.start_time': 1, _id: 1 } }]);
     const docs: Doc[] = [];
@@ -119,7 +101,7 @@ async function fillLaptop(dir: string, jobs = 1234): Promise<void> {
 
 async function digestsOf(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const db of ['nap_admin', 'nap_audit', 'nap_workflow'])
+  for (const db of ['nap_admin', 'nap_workflow'])
     await withStore(dir, db, async (store) => {
       for (const name of await store.listCollections()) {
         const digest = await digestOf(store, db, name);
@@ -169,7 +151,6 @@ it('backs up a stopped laptop and restores it elsewhere: every document, value k
   const backedUp = await run('backup', laptop, file);
   expect(backedUp).toMatchObject({ code: 0 });
   expect(backedUp.out).toMatch(/nap_workflow\s+3 collections\s+1,236 documents/);
-  expect(backedUp.out).toMatch(/nap_audit\s+2 collections\s+5 documents/);
   expect(backedUp.err).toContain(`keep ${path.join(laptop, 'secret.key')} with it`);
   expect(statSync(file).mode & 0o777).toBe(0o600);
   // the key is never in the file, in any form the data does not already have
@@ -214,131 +195,11 @@ it('copies a data directory into another, the key with it, and reads the copy ba
   expect(copied.databases).toEqual(
     expect.arrayContaining([
       { db: 'nap_admin', collections: 2, documents: 3 },
-      { db: 'nap_audit', collections: 2, documents: 5 },
       { db: 'nap_workflow', collections: 3, documents: 12 },
     ]),
   );
   expect(await digestsOf(target)).toEqual(await digestsOf(laptop));
   expect(readFileSync(path.join(target, 'secret.key'), 'utf8').trim()).toBe(KEY);
-});
-
-describe("the audit chain's own database (nap_audit)", () => {
-  const mongo = parseLocation('mongodb://127.0.0.1:9/');
-
-  it("goes with the admin service's, and into nap_admin on MongoDB, where the admin service keeps it", () => {
-    expect(databasesFor(['admin'])).toEqual(['nap_admin', 'nap_audit']);
-    expect(databasesFor(['workflow'])).toEqual(['nap_workflow']);
-    expect(databasesFor(undefined)).toEqual([
-      'nap_workflow',
-      'nap_mop',
-      'nap_gateway_devices',
-      'nap_orch_proxy',
-      'nap_admin',
-      'nap_audit',
-      'nap_studio',
-      'nap_bus',
-    ]);
-    const dir = parseLocation(dirOf('target'));
-    expect(targetDatabase(dir, 'nap_audit')).toBe('nap_audit');
-    expect(targetDatabase(mongo, 'nap_audit')).toBe('nap_admin');
-    expect(targetDatabase(mongo, 'nap_workflow')).toBe('nap_workflow');
-    expect(targetDatabases(mongo, ['nap_admin', 'nap_audit', 'nap_mop'])).toEqual(['nap_admin', 'nap_mop']);
-    expect(targetDatabases(dir, ['nap_admin', 'nap_audit'])).toEqual(['nap_admin', 'nap_audit']);
-    // a MongoDB source's chain is in nap_admin: nap_audit is not read there (a service's user may not)
-    expect(databaseExists(mongo, 'nap_audit')).toBe(false);
-    expect(databaseExists(mongo, 'nap_admin')).toBe(true);
-  });
-
-  it("writes nap_audit's collections where MongoDB keeps them, without the move's marker, and takes them back", async () => {
-    const laptop = dirOf('laptop');
-    await fillLaptop(laptop, 2);
-    // what a move leaves in nap_admin: the chain's collection emptied, its indexes kept
-    await withStore(laptop, 'nap_admin', (store) =>
-      store.collection('audit_records').createIndexes([{ keys: { entryId: 1 }, unique: true }]),
-    );
-    // the MongoDB target's mapping, on an embedded store: the writer does the rest as it does into MongoDB
-    const target = dirOf('target');
-    const writer = new LocationWriter(parseLocation(target), undefined, (db) => targetDatabase(mongo, db));
-    for await (const item of readLocation(parseLocation(laptop), ['nap_admin', 'nap_audit'], { files: [] })) await writer.write(item);
-    await writer.close();
-    expect(writer.notes).toEqual(['nap_audit (the audit chain) written into nap_admin, where the admin service keeps it on MongoDB']);
-    expect(existsSync(path.join(target, 'nap_audit'))).toBe(false);
-    await withStore(target, 'nap_admin', async (store) => {
-      expect(await digestOf(store, 'nap_admin', 'audit_records')).toEqual(
-        await withStore(laptop, 'nap_audit', (source) => digestOf(source, 'nap_audit', 'audit_records')),
-      );
-      expect(await store.collection('audit_meta').find({})).toEqual([{ _id: 'published', seq: 3, hash: 'hash-3' }]);
-      expect(await store.collection('accounts').countDocuments({})).toBe(2);
-      await expect(store.collection('audit_records').insertOne({ entryId: 'entry-1' })).rejects.toMatchObject({
-        code: 'STORE_DUPLICATE_KEY',
-      });
-    });
-
-    // a chain still in nap_admin, while nap_audit has its index only (the standalone stopped before it moved anything):
-    // both collections meet in nap_admin.audit_records, read back together
-    const older = dirOf('older');
-    await fillLaptop(older, 2);
-    rmSync(path.join(older, 'nap_audit'), { recursive: true });
-    await fillChain(older, 'nap_admin', 4);
-    await withStore(older, 'nap_audit', (store) =>
-      store.collection('audit_records').createIndexes([{ keys: { entryId: 1 }, unique: true }]),
-    );
-    const fromOlder = new LocationWriter(parseLocation(dirOf('from-older')), undefined, (db) => targetDatabase(mongo, db));
-    for await (const item of readLocation(parseLocation(older), ['nap_admin', 'nap_audit'], { files: [] })) await fromOlder.write(item);
-    await fromOlder.close();
-    await withStore(dirOf('from-older'), 'nap_admin', async (store) => {
-      expect(await store.collection('audit_records').countDocuments({})).toBe(4);
-      expect(await store.collection('audit_meta').find({})).toEqual([{ _id: 'published', seq: 4, hash: 'hash-4' }]);
-    });
-
-    const again = new LocationWriter(parseLocation(dirOf('again')), undefined, (db) => targetDatabase(mongo, db));
-    for await (const item of readLocation(parseLocation(laptop), ['nap_admin', 'nap_audit'], { files: [] })) await again.write(item);
-    await again.undo();
-    await withStore(dirOf('again'), 'nap_admin', async (store) => {
-      for (const name of ['accounts', 'audit_records', 'audit_meta'])
-        expect({ name, count: await store.collection(name).countDocuments({}) }).toEqual({ name, count: 0 });
-    });
-  });
-
-  it('refuses to write a chain a move left in both databases into MongoDB, and copies it as it is into a data directory', async () => {
-    const laptop = dirOf('laptop');
-    await fillLaptop(laptop, 2);
-    // a standalone stopped after copying the chain into nap_audit, before removing it from nap_admin
-    await fillChain(laptop, 'nap_admin');
-    const refusal =
-      /the audit chain is in both nap_admin and nap_audit \(a standalone stopped while it moved the chain into nap_audit\): in MongoDB both go into nap_admin, which would hold the same records twice/;
-
-    const copied = await run('copy', laptop, 'mongodb://127.0.0.1:9/');
-    expect(copied.code).toBe(1);
-    expect(copied.err).toMatch(refusal);
-    expect(copied.err).toContain('Start the standalone once on the source and stop it: it finishes moving the audit chain');
-    // only the admin service's data: the same
-    expect((await run('copy', laptop, 'mongodb://127.0.0.1:9/', '--service', 'admin')).err).toMatch(refusal);
-
-    const file = dirOf('nap.ndjson.gz');
-    const backedUp = await run('backup', laptop, file);
-    expect(backedUp.code).toBe(0);
-    expect(backedUp.err).toContain('a copy or restore into MongoDB is refused until the standalone has been started once');
-    expect((await run('show', laptop)).err).toContain('the audit chain is in both nap_admin and nap_audit');
-    expect((await run('show', file)).err).toContain('the audit chain is in both nap_admin and nap_audit');
-    const restored = await run('restore', file, 'mongodb://127.0.0.1:9/');
-    expect(restored.code).toBe(1);
-    expect(restored.err).toMatch(refusal);
-    expect(restored.err).toContain('Restore it into a data directory, start the standalone once on that and stop it');
-
-    // a data directory takes it as it is: the standalone finishes the move there
-    const target = dirOf('copy');
-    expect((await run('copy', laptop, target)).code).toBe(0);
-    expect(await digestsOf(target)).toEqual(await digestsOf(laptop));
-    expect((await run('restore', file, dirOf('restored'))).code).toBe(0);
-    expect(await digestsOf(dirOf('restored'))).toEqual(await digestsOf(laptop));
-
-    // once the move is done (nap_admin's chain removed), MongoDB is no longer refused for it
-    await withStore(laptop, 'nap_admin', async (store) => {
-      for (const name of ['audit_records', 'audit_meta']) await store.collection(name).deleteMany({});
-    });
-    expect((await run('show', laptop)).err).not.toContain('the audit chain is in both');
-  });
 });
 
 it("notes the audit entries the standalone's journal still holds, and not the event stream's sequence reservation every laptop keeps", async () => {
@@ -601,7 +462,6 @@ it('takes back what it wrote when a write fails half-way', async () => {
   );
   await expect(restore(file, parseLocation(target))).rejects.toMatchObject({ code: 'STORE_DUPLICATE_KEY' });
   await withStore(target, 'nap_admin', async (store) => expect(await store.collection('accounts').countDocuments({})).toBe(0));
-  await withStore(target, 'nap_audit', async (store) => expect(await store.collection('audit_records').countDocuments({})).toBe(0));
   await withStore(target, 'nap_workflow', async (store) => {
     for (const name of await store.listCollections())
       expect({ name, count: await store.collection(name).countDocuments({}) }).toEqual({ name, count: 0 });
@@ -618,8 +478,6 @@ it('restores only the services named, and says so when a usage is wrong', async 
   const res = await run('restore', file, target, '--service', 'admin');
   expect(res.code).toBe(0);
   expect(res.out).toContain('nap_admin');
-  // the audit chain's database is the admin service's
-  expect(res.out).toMatch(/nap_audit\s+2 collections\s+5 documents/);
   expect(res.out).not.toContain('nap_workflow');
   expect(existsSync(path.join(target, 'nap_workflow'))).toBe(false);
   expect(existsSync(path.join(target, 'gateway'))).toBe(false);
@@ -642,7 +500,7 @@ if (!mongoUrl)
     console.warn(`${line}\n!! nap-data's transfer into MongoDB and back did NOT run: NAP_MONGO_URL is not set.\n${line}`);
   });
 (mongoUrl ? it : it.skip)(
-  "moves collections into MongoDB and back, reading each back equal, the audit chain into the admin service's database",
+  'moves collections into MongoDB and back, reading each back equal',
   async () => {
     const laptop = dirOf('laptop');
     await fillLaptop(laptop, 1200);
@@ -651,14 +509,17 @@ if (!mongoUrl)
       string,
       string
     >;
+    const renamed = async function* (items: AsyncIterable<Item>): AsyncGenerator<Item> {
+      for await (const item of items)
+        yield item.kind === 'collection' || item.kind === 'end' ? { ...item, db: names[item.db] ?? item.db } : item;
+    };
     const mongo = parseLocation(mongoUrl as string);
     const back = dirOf('back');
     const { MongoClient } = await import('mongodb');
     const client = new MongoClient(mongoUrl as string);
     try {
-      // where the writer puts each database on MongoDB (nap_audit's collections in nap_admin), under the test's names
-      const toMongo = new LocationWriter(mongo, undefined, (db) => names[targetDatabase(mongo, db)] ?? db);
-      for await (const item of readLocation(parseLocation(laptop), ['nap_admin', 'nap_audit', 'nap_workflow'], { files: [] }))
+      const toMongo = new LocationWriter(mongo, undefined);
+      for await (const item of renamed(readLocation(parseLocation(laptop), ['nap_admin', 'nap_workflow'], { files: [] })))
         await toMongo.write(item);
       await toMongo.close();
       const toDir = new LocationWriter(parseLocation(back), undefined);
@@ -666,15 +527,7 @@ if (!mongoUrl)
       for await (const item of readLocation(mongo, Object.values(names), { files: [] }))
         await toDir.write(item.kind === 'collection' || item.kind === 'end' ? { ...item, db: original[item.db] ?? item.db } : item);
       await toDir.close();
-      // the chain came back in nap_admin, without the marker of the standalone's move
-      const expected: Record<string, string> = {};
-      for (const [key, value] of Object.entries(await digestsOf(laptop))) expected[key.replace(/^nap_audit\./, 'nap_admin.')] = value;
-      const meta = new CollectionDigest();
-      await withStore(laptop, 'nap_audit', async (store) => {
-        for (const doc of await store.collection('audit_meta').find({ _id: { $ne: 'moved-from-admin' } })) meta.add(doc, 'audit_meta');
-      });
-      expected['nap_admin.audit_meta'] = `${meta.count}:${meta.hex()}`;
-      expect(await digestsOf(back)).toEqual(expected);
+      expect(await digestsOf(back)).toEqual(await digestsOf(laptop));
     } finally {
       for (const db of Object.values(names)) await client.db(db).dropDatabase();
       await client.close();

@@ -34,8 +34,6 @@ import { AccountRepository } from './store/accounts';
 import { ActiveProfileRepository } from './store/active-profile';
 import { AdapterRepository } from './store/adapters';
 import { ApplicationStateRepository } from './store/application-states';
-import { openChainStore } from './store/audit-chain-move';
-import type { AuditChainMove, AuditChainStores } from './store/audit-chain-move';
 import { AuditRepository } from './store/audit-records';
 import { ADMIN_COLLECTIONS, ensureCollections } from './store/collections';
 import { GroupRepository } from './store/groups';
@@ -60,18 +58,10 @@ export interface AdminServiceOptions {
   /** When the audit retention looks for records due for removal (hourly by default). */
   auditRetention?: AuditRetentionTiming;
   /**
-   * Runs the audit trail's chain in a thread of its own, on the store it names: the service's own,
-   * or a store of the chain's own into which a chain kept in the service's store is moved at start
+   * Runs the audit trail's chain in a thread of its own, which opens the service's store as this
    * (the standalone platform: one process for everything). Without it the chain is written here.
    */
   auditThread?: AuditThreadData;
-  /**
-   * Without `auditThread`: a store of the chain's own, opened here (`auditChainStores`: embedded
-   * stores keep the chain in `nap_audit`), into which a chain kept in the service's store
-   * (`movedFrom`) is moved at start.
-   * Without either, the chain is in the service's store.
-   */
-  auditChain?: AuditChainStores;
   /** The clock of login throttling, epoch ms; `Date.now` by default (tests move it rather than wait out a throttle). */
   now?: () => number;
   /**
@@ -190,14 +180,10 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
   /** The chain's writer and the trail's upkeep, on the store here or through the audit thread. */
   async function startAuditTrail(): Promise<{ start(): void; stop(): Promise<void> }> {
     const thread = options.auditThread ? await startAuditThread(options.auditThread, auditLog) : undefined;
-    const moved = (move: AuditChainMove) => auditLog.info({ ...move }, 'The audit chain was moved into a store of its own');
-    // the service's store is open here already: the move reads it
-    const chainStore = thread === undefined && options.auditChain ? await openChainStore(options.auditChain, moved, store) : undefined;
-    const chain = chainStore ? new AuditRepository(chainStore) : audit;
-    svc.audit = thread?.records ?? chain;
+    if (thread) svc.audit = thread.records;
     const appender = new AuditAppender(
       bus,
-      thread?.writer ?? new AuditChainWriter(chain, auditLog, (value) => isValid(auditEntrySchema, value)),
+      thread?.writer ?? new AuditChainWriter(audit, auditLog, (value) => isValid(auditEntrySchema, value)),
       svc.audit,
       auditLog,
     );
@@ -207,7 +193,6 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
       await appender.start();
     } catch (err) {
       await thread?.close();
-      await chainStore?.close();
       throw err;
     }
     return {
@@ -216,7 +201,6 @@ export function createAdminService(deps: ServiceDeps, options: AdminServiceOptio
         await retention.stop();
         await appender.stop();
         await thread?.close();
-        await chainStore?.close();
       },
     };
   }

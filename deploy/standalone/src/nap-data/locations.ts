@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AUDIT_CHAIN_MOVED_MARKER, AUDIT_DATABASE, SERVICE_NAMES, serviceDatabase } from '@nap/contracts';
+import { SERVICE_NAMES, serviceDatabase } from '@nap/contracts';
 import type { ServiceName } from '@nap/contracts';
 import { createStore } from '@nap/store';
 import type { Store } from '@nap/store';
@@ -14,18 +14,6 @@ export type Location = { kind: 'dir'; dir: string } | { kind: 'mongo'; url: stri
 
 /** The standalone's work queue journal (audit entries not yet chained): a database beside the services'. */
 export const BUS_DATABASE = 'nap_bus';
-
-/** The audit chain on embedded stores (on MongoDB it is in `nap_admin`): a database of its own, the admin service's. */
-export { AUDIT_DATABASE };
-
-/** The audit chain's collections: in {@link AUDIT_DATABASE} on embedded stores, in `nap_admin` on MongoDB. */
-export const AUDIT_COLLECTIONS: readonly string[] = ['audit_records', 'audit_meta'];
-
-/**
- * The `_id` of the document in `nap_audit`'s `audit_meta` that says the admin service moved the
- * chain out of `nap_admin`: it means nothing in `nap_admin`.
- */
-export const AUDIT_MOVED_MARKER = AUDIT_CHAIN_MOVED_MARKER;
 
 /** A `mongodb://` or `mongodb+srv://` URL, or else a directory. */
 export function parseLocation(text: string): Location {
@@ -46,35 +34,17 @@ export function describeLocation(location: Location): string {
 }
 
 /**
- * The databases a transfer covers: those of the services named (all six when none is), the audit
- * chain's with the admin service's, and the standalone's journal when every service is covered.
+ * The databases a transfer covers: those of the services named (all six when none is), and the
+ * standalone's journal when every service is covered.
  */
 export function databasesFor(services: readonly ServiceName[] | undefined): string[] {
-  const names = (services ?? SERVICE_NAMES).flatMap((s) => (s === 'admin' ? [serviceDatabase(s), AUDIT_DATABASE] : [serviceDatabase(s)]));
+  const names = (services ?? SERVICE_NAMES).map(serviceDatabase);
   return services === undefined ? [...names, BUS_DATABASE] : names;
 }
 
-/**
- * Whether a database exists at the location (an embedded one is a directory; MongoDB makes them on
- * first write). On MongoDB the audit chain has no database of its own: it is in `nap_admin`, and a
- * service's user may read its own database only.
- */
+/** Whether a database exists at the location (an embedded one is a directory; MongoDB makes them on first write). */
 export function databaseExists(location: Location, db: string): boolean {
-  if (location.kind === 'mongo') return db !== AUDIT_DATABASE;
-  return existsSync(path.join(location.dir, db, 'data.mdb'));
-}
-
-/**
- * The database a source database's collections are written to at `target`: its own name, but the
- * audit chain's on MongoDB, which goes into `nap_admin` (where the admin service keeps it there).
- */
-export function targetDatabase(target: Location, db: string): string {
-  return target.kind === 'mongo' && db === AUDIT_DATABASE ? serviceDatabase('admin') : db;
-}
-
-/** The databases of `target` that source databases are written to ({@link targetDatabase}), each once. */
-export function targetDatabases(target: Location, databases: readonly string[]): string[] {
-  return [...new Set(databases.map((db) => targetDatabase(target, db)))];
+  return location.kind === 'mongo' || existsSync(path.join(location.dir, db, 'data.mdb'));
 }
 
 /** Opens a database of the location (an embedded one is created when absent: only call so to write). */

@@ -10,16 +10,7 @@ import { BackupFileError, BackupWriter, readBackup } from './archive';
 import type { BackupHeader, Item } from './archive';
 import { gatewayFilesOf, listGatewayFiles, movedNotes, placeOf, unreadNotes } from './gateway-files';
 import type { GatewayFile, GatewayFiles } from './gateway-files';
-import {
-  AUDIT_COLLECTIONS,
-  AUDIT_DATABASE,
-  BUS_DATABASE,
-  databaseExists,
-  databasesFor,
-  describeLocation,
-  openDatabase,
-  targetDatabases,
-} from './locations';
+import { BUS_DATABASE, databaseExists, databasesFor, describeLocation, openDatabase } from './locations';
 import type { Location } from './locations';
 import { LocationWriter, documentsAt, emptyDatabases, readLocation, targetGatewayFiles } from './stores';
 import { QUEUE_JOURNAL_COLLECTION } from '../queue-journal';
@@ -95,9 +86,9 @@ function checkKey(secretKey: string, sealed: string | undefined, source: string)
   }
 }
 
-/** Refuses a target that holds documents in the databases to be written (where they are written), or files where the gateway's go. */
+/** Refuses a target that holds documents in the databases to be written, or files where the gateway's go. */
 async function refuseOccupied(target: Location, databases: string[], files: readonly GatewayFile[]): Promise<void> {
-  const held = await documentsAt(target, targetDatabases(target, databases));
+  const held = await documentsAt(target, databases);
   if (held.length === 0 && files.length === 0) return;
   const listed = held.slice(0, 6).map((c) => `${c.db}.${c.name} (${c.count})`);
   if (held.length > 6) listed.push(`${held.length - 6} more collections`);
@@ -173,51 +164,6 @@ async function journalNotes(location: Location, databases: string[]): Promise<st
       ];
 }
 
-/** A collection and how many documents it holds. */
-interface Held {
-  db: string;
-  name: string;
-  count: number;
-}
-
-/**
- * Whether the audit chain is held twice: in `nap_admin` and in `nap_audit`, as a standalone leaves
- * it when it stopped (a crash) while it moved the chain into `nap_audit` (copied, marked done, then
- * removed from `nap_admin`); its next start finishes the move.
- */
-function chainHeldTwice(held: readonly Held[]): boolean {
-  const holds = (db: string) => held.some((c) => c.db === db && AUDIT_COLLECTIONS.includes(c.name) && c.count > 0);
-  return holds(serviceDatabase('admin')) && holds(AUDIT_DATABASE);
-}
-
-/** The collections of a data directory's admin service and audit chain that hold documents (MongoDB has no `nap_audit`). */
-async function chainCollectionsAt(location: Location, databases: readonly string[]): Promise<Held[]> {
-  if (location.kind !== 'dir' || !databases.includes(AUDIT_DATABASE)) return [];
-  return documentsAt(location, [serviceDatabase('admin'), AUDIT_DATABASE]);
-}
-
-const CHAIN_TWICE = `the audit chain is in both ${serviceDatabase('admin')} and ${AUDIT_DATABASE} (a standalone stopped while it moved the chain into ${AUDIT_DATABASE})`;
-
-/**
- * Refuses to write a chain held twice into MongoDB, where both go into `nap_admin`: the same
- * records twice. A data directory takes it as it is (the standalone finishes the move there).
- */
-function refuseChainTwice(to: Location, held: readonly Held[], source: string, remedy: string): void {
-  if (to.kind !== 'mongo' || !chainHeldTwice(held)) return;
-  throw new TransferRefused(
-    `In ${source}, ${CHAIN_TWICE}: in MongoDB both go into ${serviceDatabase('admin')}, which would hold the same records twice. ${remedy}`,
-  );
-}
-
-/** A note on a chain held twice, for a backup or a look at a data directory. */
-function chainNotes(held: readonly Held[]): string[] {
-  return chainHeldTwice(held)
-    ? [
-        `${CHAIN_TWICE}: a copy or restore into MongoDB is refused until the standalone has been started once on the data and stopped (it finishes moving the chain)`,
-      ]
-    : [];
-}
-
 /** The device gateway's files at a transfer's target: where they go, and those already there. */
 interface TargetFiles {
   files: GatewayFiles;
@@ -244,7 +190,7 @@ async function writeAll(
   notes: string[],
 ): Promise<Tally> {
   if (replace) {
-    await emptyDatabases(to, targetDatabases(to, databases));
+    await emptyDatabases(to, databases);
     for (const file of target?.held ?? []) await rm(file.full, { force: true });
   }
   const writer = new LocationWriter(to, target?.files);
@@ -292,12 +238,7 @@ export async function backup(from: Location, file: string, options: CommonOption
     await writer.abort();
     throw err;
   }
-  const notes = [
-    ...source.unread,
-    ...source.moved,
-    ...(await journalNotes(from, databases)),
-    ...chainNotes(await chainCollectionsAt(from, databases)),
-  ];
+  const notes = [...source.unread, ...source.moved, ...(await journalNotes(from, databases))];
   if (from.kind === 'dir' && existsSync(path.join(from.dir, 'secret.key')))
     notes.push(`the secret key is not in the backup: keep ${path.join(from.dir, 'secret.key')} with it, stored apart (restore needs it)`);
   return { ...tally.report(notes, started), bytes: (await stat(file)).size };
@@ -319,10 +260,9 @@ function sourceFilesOf(from: Location, options: CommonOptions): { listed: Gatewa
 /** What a backup holds, read to its end and checked; throws at the first problem. */
 export async function inspectBackup(
   file: string,
-): Promise<{ header: BackupHeader; report: TransferReport; sealed: string | undefined; databases: string[]; collections: Held[] }> {
+): Promise<{ header: BackupHeader; report: TransferReport; sealed: string | undefined; databases: string[] }> {
   const started = Date.now();
   const tally = new Tally();
-  const collections: Held[] = [];
   let header: BackupHeader | undefined;
   let sealed: string | undefined;
   try {
@@ -331,7 +271,6 @@ export async function inspectBackup(
         header = item.header;
         continue;
       }
-      if (item.kind === 'end') collections.push({ db: item.db, name: item.name, count: item.count });
       sealed ??= sealedIn(item, tally.db, tally.name);
       tally.see(item);
     }
@@ -340,8 +279,8 @@ export async function inspectBackup(
     throw err;
   }
   if (header === undefined) throw new TransferRefused(`${file} has no header`);
-  const report = tally.report(chainNotes(collections), started);
-  return { header, report, sealed, databases: report.databases.map((d) => d.db), collections };
+  const report = tally.report([], started);
+  return { header, report, sealed, databases: report.databases.map((d) => d.db) };
 }
 
 /**
@@ -354,12 +293,6 @@ export async function restore(file: string, to: Location, options: WriteOptions 
   const inspected = await inspectBackup(file);
   const wanted = new Set(databasesFor(options.services));
   const databases = inspected.databases.filter((db) => wanted.has(db));
-  refuseChainTwice(
-    to,
-    inspected.collections.filter((c) => wanted.has(c.db)),
-    file,
-    `Restore it into a data directory, start the standalone once on that and stop it (it finishes moving the audit chain), then copy the data directory into MongoDB`,
-  );
   const target = targetFilesOf(to, options);
   await refuseWhileRunning(to, 'target');
   if (!options.replace) await refuseOccupied(to, databases, target?.held ?? []);
@@ -394,14 +327,8 @@ export async function copy(from: Location, to: Location, options: WriteOptions =
     throw new TransferRefused(`${from.dir} holds no data of NAP (no ${serviceDatabase('admin')} database)`);
   if (describeLocation(from) === describeLocation(to)) throw new TransferRefused('The source and the target are the same');
   await refuseWhileRunning(from, 'source');
-  const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
-  refuseChainTwice(
-    to,
-    await chainCollectionsAt(from, databases),
-    describeLocation(from),
-    'Start the standalone once on the source and stop it: it finishes moving the audit chain',
-  );
   await refuseWhileRunning(to, 'target');
+  const databases = databasesFor(options.services).filter((db) => databaseExists(from, db));
   const source = sourceFilesOf(from, options);
   const target = targetFilesOf(to, options);
   // a directory both sides use (a kind the environment moved) is in place already: neither copied nor emptied
@@ -441,10 +368,9 @@ export async function inspectLocation(location: Location, env: NodeJS.ProcessEnv
   const started = Date.now();
   const tally = new Tally();
   const databases = databasesFor(undefined).filter((db) => databaseExists(location, db));
-  const held = await documentsAt(location, databases);
-  for (const c of held) tally.add(c.db, c.count);
+  for (const c of await documentsAt(location, databases)) tally.add(c.db, c.count);
   tally.files = location.kind === 'dir' ? listGatewayFiles(gatewayFilesOf(location.dir, env)).files.length : 0;
-  const notes = [...(await journalNotes(location, databases)), ...chainNotes(held)];
+  const notes = await journalNotes(location, databases);
   const running = await runningEngines(location);
   if (running.length > 0) notes.push(`NAP is running on it: ${running.join('; ')}`);
   return tally.report(notes, started);

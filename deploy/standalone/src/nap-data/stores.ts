@@ -5,7 +5,7 @@ import type { Item } from './archive';
 import { CollectionDigest, docToLine } from './doc-lines';
 import { gatewayFilesOf, placeOf } from './gateway-files';
 import type { GatewayFile, GatewayFiles } from './gateway-files';
-import { AUDIT_DATABASE, AUDIT_MOVED_MARKER, databaseExists, openDatabase, targetDatabase } from './locations';
+import { databaseExists, openDatabase } from './locations';
 import type { Location } from './locations';
 
 /** Documents read from a store per request. */
@@ -121,22 +121,16 @@ function indexFor(target: Location, index: ListedIndex): IndexSpec | undefined {
 /**
  * Writes items into a location whose databases hold no documents: indexes first, then documents in
  * batches; at the end of each collection reads it back and compares its count and digest with the
- * source's. Each database goes where `databaseOf` says ({@link targetDatabase}: the audit chain's
- * into `nap_admin` on MongoDB, without the marker of the standalone's move); collections of two
- * source databases that meet in one are read back together. The device gateway's files go where
- * `files` keeps their kind ({@link placeOf}), never over an existing file. {@link undo} takes back
- * what was written.
+ * source's. The device gateway's files go where `files` keeps their kind ({@link placeOf}), never over an existing file. {@link undo} takes back what
+ * was written.
  */
 export class LocationWriter {
   private readonly stores = new Map<string, Store>();
-  /** The collection being written (where it goes, and what of its source's documents were left out). */
-  private current: { db: string; name: string; source: string; leftOut: number } | undefined;
-  /** Per collection written to: the digest of what was inserted into it, and what its sources counted. */
-  private readonly written = new Map<string, { inserted: CollectionDigest; counted: number }>();
+  /** The collection being written, and the digest of what was inserted into it. */
+  private current: { db: string; name: string; expected: CollectionDigest } | undefined;
+  private readonly written = new Set<string>();
   private readonly filesWritten: string[] = [];
-  /** The source databases written under another name. */
-  private readonly mapped = new Set<string>();
-  /** What was left out or moved, for the report. */
+  /** What was left out, for the report. */
   readonly notes: string[] = [];
   /** Files not written: no directory is known for them (a MongoDB target without `--files-to`). */
   filesLeftOut = 0;
@@ -144,7 +138,6 @@ export class LocationWriter {
   constructor(
     private readonly target: Location,
     private readonly files: GatewayFiles | undefined,
-    private readonly databaseOf: (db: string) => string = (db) => targetDatabase(target, db),
   ) {}
 
   private storeOf(db: string): Store {
@@ -156,30 +149,11 @@ export class LocationWriter {
     return store;
   }
 
-  private writtenTo(db: string, name: string): { inserted: CollectionDigest; counted: number } {
-    const key = `${db}\u0000${name}`;
-    let entry = this.written.get(key);
-    if (entry === undefined) {
-      entry = { inserted: new CollectionDigest(), counted: 0 };
-      this.written.set(key, entry);
-    }
-    return entry;
-  }
-
   async write(item: Item): Promise<void> {
     switch (item.kind) {
       case 'collection': {
-        const db = this.databaseOf(item.db);
-        if (db !== item.db && !this.mapped.has(item.db)) {
-          this.mapped.add(item.db);
-          this.notes.push(
-            item.db === AUDIT_DATABASE
-              ? `${item.db} (the audit chain) written into ${db}, where the admin service keeps it on MongoDB`
-              : `${item.db} written into ${db}`,
-          );
-        }
-        this.current = { db, name: item.name, source: item.db, leftOut: 0 };
-        this.writtenTo(db, item.name);
+        this.current = { db: item.db, name: item.name, expected: new CollectionDigest() };
+        this.written.add(`${item.db}\u0000${item.name}`);
         const specs: IndexSpec[] = [];
         for (const index of item.indexes) {
           const spec = indexFor(this.target, index);
@@ -187,39 +161,24 @@ export class LocationWriter {
             this.notes.push(`index ${index.name} of ${item.db}.${item.name} left out: the embedded store has no index of its kind`);
           else specs.push(spec);
         }
-        if (specs.length > 0) await this.storeOf(db).collection(item.name).createIndexes(specs);
+        if (specs.length > 0) await this.storeOf(item.db).collection(item.name).createIndexes(specs);
         return;
       }
       case 'docs': {
         const at = this.current;
         if (at === undefined) throw new Error('documents come before their collection');
-        const entry = this.writtenTo(at.db, at.name);
-        // the marker says where the chain moved from; in the database it moved from, it would say the move is done
-        const moved = at.source === AUDIT_DATABASE && at.db !== at.source && at.name === 'audit_meta';
-        const docs: Doc[] = [];
-        for (let i = 0; i < item.docs.length; i += 1) {
-          const doc = item.docs[i] as Doc;
-          if (moved && doc._id === AUDIT_MOVED_MARKER) {
-            at.leftOut += 1;
-            continue;
-          }
-          docs.push(doc);
-          entry.inserted.addLine(item.lines?.[i] ?? docToLine(doc, `${at.source}.${at.name}`));
-        }
-        if (docs.length > 0) await this.storeOf(at.db).collection(at.name).insertMany(docs);
+        await this.storeOf(at.db).collection(at.name).insertMany(item.docs);
+        for (let i = 0; i < item.docs.length; i += 1)
+          at.expected.addLine(item.lines?.[i] ?? docToLine(item.docs[i] as Doc, `${at.db}.${at.name}`));
         return;
       }
       case 'end': {
-        // read back: the target holds what was written to it, and as many documents as the sources
-        const at = this.current;
-        if (at === undefined || at.source !== item.db || at.name !== item.name)
-          throw new Error(`the end of ${item.db}.${item.name} comes outside the collection`);
-        const entry = this.writtenTo(at.db, at.name);
-        entry.counted += item.count - at.leftOut;
-        const stored = await digestOf(this.storeOf(at.db), at.db, at.name);
-        if (stored.count !== entry.counted || stored.count !== entry.inserted.count || stored.hex() !== entry.inserted.hex())
+        // read back: the target holds what was written to it, and as many documents as the source
+        const expected = this.current?.expected;
+        const stored = await digestOf(this.storeOf(item.db), item.db, item.name);
+        if (expected === undefined || stored.count !== item.count || stored.count !== expected.count || stored.hex() !== expected.hex())
           throw new Error(
-            `${at.db}.${at.name} reads back ${stored.count} documents of digest ${stored.hex()} once written; ${entry.counted} were read of digest ${entry.inserted.hex()}`,
+            `${item.db}.${item.name} reads back ${stored.count} documents of digest ${stored.hex()} once written; ${item.count} were read of digest ${expected?.hex() ?? 'none'}`,
           );
         this.current = undefined;
         return;
@@ -245,7 +204,7 @@ export class LocationWriter {
 
   /** Deletes the documents of every collection written to, and the files written. */
   async undo(): Promise<void> {
-    for (const key of this.written.keys()) {
+    for (const key of this.written) {
       const [db, name] = key.split('\u0000') as [string, string];
       await this.storeOf(db).collection(name).deleteMany({});
     }

@@ -7,9 +7,9 @@ import type { AuditEntry, auditEntrySchema, isValid } from '@nap/contracts';
 import { AUDIT_ENTRY_SCHEMA_ID } from '@nap/contracts/dist/audit';
 import { isAppError } from '@nap/contracts/dist/errors';
 import { CONTRACTS_PRECOMPILED_DIR, precompiledValidatorById } from '@nap/contracts/dist/precompiled-validators';
+import { createStore } from '@nap/store';
 import type { Store } from '@nap/store';
 import { errorMessage } from '@nap/util';
-import { openChainStore } from '../store/audit-chain-move';
 import { AUDIT_RECORDS_METHODS, AuditRepository } from '../store/audit-records';
 import { AuditChainWriter } from './audit-chain-writer';
 import type { AuditEntryCheck } from './audit-chain-writer';
@@ -40,13 +40,11 @@ function auditEntryCheck(): AuditEntryCheck {
   return (value): value is AuditEntry => contracts.isValid(contracts.auditEntrySchema, value);
 }
 
-async function serve(port: MessagePort, data: AuditThreadData): Promise<void> {
+function serve(port: MessagePort, data: AuditThreadData): void {
   const send = (message: AuditThreadMessage) => port.postMessage(message);
   let store: Store;
   try {
-    store = await openChainStore(data, (moved) =>
-      send({ kind: 'log', level: 'info', details: { ...moved }, message: 'The audit chain was moved into a store of its own' }),
-    );
+    store = createStore(data.store);
   } catch (err) {
     send({ kind: 'failed', error: threadError(err) });
     return;
@@ -87,4 +85,4 @@ async function serve(port: MessagePort, data: AuditThreadData): Promise<void> {
   send({ kind: 'ready' });
 }
 
-if (parentPort) void serve(parentPort, workerData as AuditThreadData);
+if (parentPort) serve(parentPort, workerData as AuditThreadData);

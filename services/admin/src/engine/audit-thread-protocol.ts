@@ -4,13 +4,8 @@ import type { AUDIT_RECORDS_METHODS } from '../store/audit-records';
 
 /** What the audit thread is started with (`workerData`). */
 export interface AuditThreadData {
-  /**
-   * The store of the chain, which the thread opens: the admin service's own (on MongoDB), or the
-   * chain's own (embedded, see `auditChainStores`).
-   */
+  /** The admin service's store, which the thread opens too (the embedded one shares its LMDB environment). */
   store: StoreConfig;
-  /** The store a chain kept before is moved from (the admin service's) when `store` is another one. */
-  movedFrom?: StoreConfig;
 }
 
 /** What the service asks the audit thread. */
@@ -33,4 +28,4 @@ export type AuditThreadMessage =
   | { kind: 'failed'; error: ThreadError }
   | { kind: 'answer'; id: number; ok: true; value: unknown }
   | { kind: 'answer'; id: number; ok: false; error: ThreadError }
-  | { kind: 'log'; level: 'error' | 'warn' | 'info'; details: Record<string, unknown>; message: string };
+  | { kind: 'log'; level: 'error' | 'warn'; details: Record<string, unknown>; message: string };
