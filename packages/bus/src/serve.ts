@@ -27,7 +27,7 @@ import type {
 import { SpanKind, extractTraceContext, withSpan } from '@nap/telemetry';
 import type { Context, Logger, PlatformMetrics } from '@nap/telemetry';
 import { createBusClient } from './client';
-import type { BusClient, CallInput, CallInputOf, CallOptions } from './client';
+import type { BusClient, CallInput, CallInputOf, CallOptions, RawResult } from './client';
 import { decodeJson, encodeJson } from './codec';
 import { ReplicaControl } from './control';
 import type { IndexAdministration, LiveSettings } from './control';
@@ -51,6 +51,8 @@ export interface HandlerContext {
   call<Id extends OperationId>(operationId: Id, input: CallInputOf<Id>): Promise<ResponseOf<Id>>;
   /** Like `call`, for an operation named at run time (a workflow task's `app.method`); the answer is `unknown`. */
   callDynamic(operationId: string, input: CallInput): Promise<unknown>;
+  /** Like `call`, answering the reply's bytes undecoded (for a handler that keeps or parses them itself). */
+  callRaw(operationId: OperationId, input: CallInput): Promise<RawResult>;
   /** Publishes a durable event (`nap.evt.…`) carrying the request id. */
   publishEvent(subject: string, payload: unknown): Promise<void>;
   /**
@@ -350,6 +352,7 @@ export async function serve<S extends ServiceName>(options: ServeOptions<S>): Pr
         (await client.call(operationId, callInput, callOptions)).body,
       callDynamic: async (operationId: string, callInput: CallInput) =>
         (await client.callDynamic(operationId, callInput, callOptions)).body,
+      callRaw: (operationId, callInput) => client.callRaw(operationId, callInput, callOptions),
       publishEvent: async (subject, payload) => {
         await bus.publishEvent(subject, encodeJson(payload), { [HEADERS.requestId]: meta.requestId });
       },
@@ -484,6 +487,7 @@ class RequestContext implements HandlerContext {
   readonly deadline: number;
   readonly call: HandlerContext['call'];
   readonly callDynamic: HandlerContext['callDynamic'];
+  readonly callRaw: HandlerContext['callRaw'];
   readonly publishEvent: HandlerContext['publishEvent'];
   readonly audit: HandlerContext['audit'];
   readonly clientAddress: string | undefined;
@@ -494,7 +498,7 @@ class RequestContext implements HandlerContext {
     readonly caller: Caller,
     private readonly meta: RequestMeta,
     client: { address: string | undefined; userAgent: string | undefined },
-    calls: Pick<HandlerContext, 'call' | 'callDynamic' | 'publishEvent' | 'audit'>,
+    calls: Pick<HandlerContext, 'call' | 'callDynamic' | 'callRaw' | 'publishEvent' | 'audit'>,
   ) {
     this.clientAddress = client.address;
     this.userAgent = client.userAgent;
@@ -502,6 +506,7 @@ class RequestContext implements HandlerContext {
     this.deadline = meta.deadline;
     this.call = calls.call;
     this.callDynamic = calls.callDynamic;
+    this.callRaw = calls.callRaw;
     this.publishEvent = calls.publishEvent;
     this.audit = calls.audit;
   }

@@ -93,12 +93,8 @@ export async function startWithOptions<T>(
   view: (job: JobRecord) => T,
 ): Promise<T> {
   assertNoMisspelledOptions(options);
-  // read as ctx.call reads it (the caller, the request's deadline and trace), parsed once per reply text
-  const reply = await svc.client.callRaw(
-    'studio.getWorkflow',
-    { body: { name: workflowName } },
-    { caller: ctx.caller, requestId: ctx.requestId, deadline: ctx.deadline, trace: ctx.trace },
-  );
+  // the reply's bytes: parsed once per text (see WorkflowCache)
+  const reply = await ctx.callRaw('studio.getWorkflow', { body: { name: workflowName } });
   const workflow = svc.engine.workflows.parse(workflowName, reply.data);
   assertMayRun(workflow, ctx.caller);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life

@@ -1,6 +1,6 @@
 import { decodeJson } from '@nap/bus';
 import type { WorkflowDocument } from '@nap/contracts';
-import { RecentMap } from '@nap/util';
+import { RecentMap, deepFreeze } from '@nap/util';
 
 /** Workflows kept by {@link WorkflowCache} by default: those of the names parsed most recently. */
 export const DEFAULT_CACHED_WORKFLOWS = 64;
@@ -40,13 +40,4 @@ export class WorkflowCache {
     else this.recent.delete(name);
     return workflow;
   }
-}
-
-/** `value` and everything below it frozen (JSON data: no cycles). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }
