@@ -177,33 +177,29 @@ const starts: unknown[] = [];
 /** What the page wrote to the browser's console as errors, but the browser's own line for each refusal (a 400, a 401). */
 const logged: string[] = [];
 
+/** An automation run from the console through a manual trigger with `form`. */
+async function automationWithForm(form: Record<string, unknown>, automation: Record<string, unknown>): Promise<void> {
+  const created = await platform.api<{ data: { _id: string } }>('POST', '/formbuilder/forms', { form });
+  const action = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', { automation });
+  await platform.api('POST', '/operations-manager/triggers', {
+    name: 'From the console',
+    type: 'manual',
+    actionId: action.data._id,
+    formId: created.data._id,
+  });
+}
+
 beforeAll(async () => {
   [platform, browser] = await Promise.all([startPlatform(), launchBrowser()]);
   await createWorkflows(platform, PROVISION_VLAN, LONG, FIREWALL_UPGRADE, CHANGE_WINDOW, DRAIN);
-  const form = await platform.api<{ data: { _id: string } }>('POST', '/formbuilder/forms', {
-    form: { name: 'Change window request', schema: CHANGE_WINDOW_SCHEMA, uiSchema: {}, validationSchema: CHANGE_WINDOW_SCHEMA },
-  });
-  const automation = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', {
-    automation: { name: 'Book a change window', description: 'Books a window with a site', componentName: 'Change window' },
-  });
-  await platform.api('POST', '/operations-manager/triggers', {
-    name: 'From the console',
-    type: 'manual',
-    actionId: automation.data._id,
-    formId: form.data._id,
-  });
-  const ruleForm = await platform.api<{ data: { _id: string } }>('POST', '/formbuilder/forms', {
-    form: { name: 'Security rule request', ...SECURITY_RULE_FORM, validationSchema: {} },
-  });
-  const rule = await platform.api<{ data: { _id: string } }>('POST', '/operations-manager/automations', {
-    automation: { name: 'Create a security rule', description: 'Asks Panorama for a rule', componentName: 'Long maintenance' },
-  });
-  await platform.api('POST', '/operations-manager/triggers', {
-    name: 'From the console',
-    type: 'manual',
-    actionId: rule.data._id,
-    formId: ruleForm.data._id,
-  });
+  await automationWithForm(
+    { name: 'Change window request', schema: CHANGE_WINDOW_SCHEMA, uiSchema: {}, validationSchema: CHANGE_WINDOW_SCHEMA },
+    { name: 'Book a change window', description: 'Books a window with a site', componentName: 'Change window' },
+  );
+  await automationWithForm(
+    { name: 'Security rule request', ...SECURITY_RULE_FORM, validationSchema: {} },
+    { name: 'Create a security rule', description: 'Asks Panorama for a rule', componentName: 'Long maintenance' },
+  );
   await platform.api('POST', '/automation-studio/projects/import', {
     project: {
       _id: PROJECT_ID,
