@@ -1,6 +1,7 @@
 import { SYSTEM_CALLER } from '@nap/contracts';
 import { task, workflowDocument } from '@nap/testing';
 import { NO_TRANSITION_MESSAGE } from '../src';
+import { MAX_CACHED_WORKFLOW_BYTES } from '../src/engine/workflow-cache';
 import type { EngineHarness } from './support/harness';
 import { startEngineHarness } from './support/harness';
 
@@ -121,6 +122,12 @@ describe('job engine', () => {
     const saved = h.engine.workflows.parse('shared', Buffer.from(JSON.stringify({ ...wf, description: 'saved again' })));
     expect(saved).not.toBe(workflow);
     expect(saved.description).toBe('saved again');
+    // a reply past the size kept is parsed at each start, frozen all the same, and forgets what the name held
+    const large = Buffer.from(JSON.stringify({ ...wf, description: 'x'.repeat(MAX_CACHED_WORKFLOW_BYTES) }));
+    const first = h.engine.workflows.parse('shared', large);
+    expect(Object.isFrozen(first.tasks?.a1)).toBe(true);
+    expect(h.engine.workflows.parse('shared', large)).not.toBe(first);
+    expect(h.engine.workflows.parse('shared', Buffer.from(JSON.stringify({ ...wf, description: 'saved again' })))).not.toBe(saved);
     const ids = await Promise.all(
       ['x', 'y'].map((seed) => h.engine.startJobAs({ workflow: saved, variables: { seed }, caller: SYSTEM_CALLER }, (job) => job._id)),
     );
