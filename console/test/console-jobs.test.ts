@@ -437,6 +437,34 @@ describe('the operations console', () => {
     await page.unroute(`**/workflow_engine/jobs/${job._id}/retryTask`);
   }, 60_000);
 
+  it('retries with a yes-or-no variable as a box that holds its value: no "No answer" to take it back, only the change sent', async () => {
+    // Interface check whose task also takes a flag: a variable always has a value, which a retry may turn, never leave out
+    const flagged = structuredClone(CHECK);
+    flagged.name = 'Flagged check';
+    const tasks = flagged.tasks as unknown as Record<string, { variables?: { incoming: Record<string, unknown> } }>;
+    const incoming = tasks.check?.variables?.incoming;
+    if (incoming === undefined) throw new Error('Interface check has no task "check" with incoming variables');
+    incoming.dryRun = true;
+    await createWorkflows(platform, flagged);
+    const job = await startJob(platform, 'Flagged check', { mode: 'error' });
+    await eventually('the job in error', async () => (await jobStatus(platform, job._id)) === 'error');
+    await page.goto(`${platform.url}/console/jobs/${job._id}`);
+    await page.getByRole('region', { name: 'Errors' }).getByRole('button', { name: 'Retry task Check interface state' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Retry Check interface state' });
+    const dryRun = dialog.getByRole('checkbox', { name: 'dryRun' });
+    expect(await dryRun.isChecked()).toBe(true);
+    await dryRun.uncheck();
+    expect(await dialog.getByRole('button', { name: /^No answer/ }).count()).toBe(0);
+    expect(await dialog.getByText('No answer').count()).toBe(0);
+    await dialog.getByLabel('type').fill('success');
+    const [sent] = await Promise.all([
+      page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith(`/jobs/${job._id}/retryTask`)),
+      dialog.getByRole('button', { name: 'Retry task' }).click(),
+    ]);
+    expect(JSON.stringify(sent.postDataJSON())).toContain('"dryRun":{"value":false}');
+    await eventually('the job complete', async () => (await jobStatus(platform, job._id)) === 'complete');
+  }, 60_000);
+
   it('lays out in a window 768 px wide without scrolling sideways, and keeps a selected task in view beside its panel', async () => {
     const wide = page.viewportSize();
     await page.setViewportSize({ width: 768, height: 800 });

@@ -82,17 +82,19 @@ const CHANGE_WINDOW = {
  * A security rule's request as the platform's form builder writes one (Panorama's and Meraki's forms):
  * a choice drawn as radio buttons (`ui:widget: radio`, `enumNames` left blank: the values name the
  * choices), an optional one (radio buttons too, side by side), yes-or-no questions offered as their
- * two values (radio buttons there too: one optional, one required, one that starts on its `default`), a list of choices (checkboxes, named by the items'
- * `enumNames`, required: at least one), two fields of alternatives (`oneOf`): a destination that is
- * an IPv4 address or a host name, a port that is a number or a service's name, a required plain
- * boolean (Yes and No too: a lone checkbox cannot say "unanswered") and one its UI draws as a checkbox
- * (unticked, it answers "No").
+ * two values (radio buttons there too: one optional, one required, one that starts on its `default`), two lists of
+ * choices (checkboxes, named by the items' `enumNames`; both required, one with `minItems: 1`: at
+ * least one choice, the other takes none, as JSON Schema's `required` does), two fields of
+ * alternatives (`oneOf`): a destination that is an IPv4 address or a host name, a port that is a
+ * number or a service's name, a required plain boolean (Yes and No too: a lone checkbox cannot say
+ * "unanswered"), one its UI draws as a checkbox (unticked, it answers "No") and an optional plain one
+ * (a checkbox that can be left unanswered).
  */
 const SECURITY_RULE_FORM = {
   schema: {
     title: 'Create security rule',
     type: 'object',
-    required: ['securityRule', 'rollBack', 'productTypes', 'destination', 'commit', 'dryRun'],
+    required: ['securityRule', 'rollBack', 'productTypes', 'zones', 'destination', 'commit', 'dryRun'],
     properties: {
       securityRule: { type: 'string', title: 'Security Rule', enum: ['Pre Rule', 'Post Rule'], enumNames: ['', ''] },
       action: { type: 'string', title: 'Action', enum: ['allow', 'deny'], enumNames: ['Allow', 'Deny'] },
@@ -103,12 +105,19 @@ const SECURITY_RULE_FORM = {
         type: 'array',
         title: 'Product Types',
         uniqueItems: true,
+        minItems: 1,
         default: [],
         items: {
           type: 'string',
           enum: ['appliance', 'camera', 'switch', 'wireless'],
           enumNames: ['Appliance', 'Camera', 'Switch', 'Wireless'],
         },
+      },
+      zones: {
+        type: 'array',
+        title: 'Zones to log',
+        uniqueItems: true,
+        items: { type: 'string', enum: ['trust', 'untrust', 'dmz'], enumNames: ['Trust', 'Untrust', 'DMZ'] },
       },
       destination: {
         title: 'Destination',
@@ -127,6 +136,7 @@ const SECURITY_RULE_FORM = {
       },
       commit: { type: 'boolean', title: 'Commit on Panorama' },
       dryRun: { type: 'boolean', title: 'Dry run only' },
+      hitCount: { type: 'boolean', title: 'Reset the hit count' },
     },
   },
   uiSchema: {
@@ -674,7 +684,7 @@ describe('Run on a workflow’s page', () => {
     await eventually('the box marked invalid', async () => (await agreed.getAttribute('aria-invalid')) === 'true');
     expect(await said(agreed)).toBe('The window is agreed with the site must be ticked.');
     expect(await devices.getAttribute('aria-invalid')).toBe('true');
-    expect(await said(devices)).toBe('Devices needs at least 1 item.');
+    expect(await said(devices)).toBe('Devices needs at least one item.');
     expect(await site.getAttribute('aria-invalid')).toBeNull();
     expect(await said(site)).toBe('');
     await eventually('the focus on the box', () => hasFocus(agreed));
@@ -716,6 +726,8 @@ describe('Run on a workflow’s page', () => {
     ];
     const products = dialog.getByRole('group', { name: /^Product Types/ });
     const box = (name: string) => products.getByRole('checkbox', { name, exact: true });
+    const zones = dialog.getByRole('group', { name: /^Zones to log/ });
+    const hitCount = dialog.getByRole('checkbox', { name: 'Reset the hit count' });
     const destinationGroup = dialog.getByRole('group', { name: /^Destination/ });
     const kind = destinationGroup.getByRole('combobox', { name: /^Destination/ });
     const portGroup = dialog.getByRole('group', { name: /^Port/ });
@@ -728,6 +740,13 @@ describe('Run on a workflow’s page', () => {
     expect(await commit.getByRole('checkbox').count()).toBe(0);
     const dryRun = dialog.getByRole('checkbox', { name: 'Dry run only' });
     expect(await dryRun.isChecked()).toBe(false);
+    // a list that needs a choice (`minItems`) is marked so; a required one without takes none: no mark, nothing ticked
+    expect(await products.getAttribute('aria-invalid')).toBeNull();
+    expect(await dialog.getByRole('group', { name: 'Product Types*', exact: true }).count()).toBe(1);
+    expect(await dialog.getByRole('group', { name: 'Zones to log', exact: true }).count()).toBe(1);
+    expect(await Promise.all((await zones.getByRole('checkbox').all()).map((one) => one.isChecked()))).toEqual([false, false, false]);
+    // an optional plain yes-or-no: a checkbox, unanswered (read out as mixed) until ticked
+    expect(await hitCount.ariaSnapshot()).toBe('- checkbox "Reset the hit count" [checked=mixed]');
     // a field of alternatives: its chooser named by its label, the chosen kind's field within, read with its description
     expect(await kind.inputValue()).toBe('0');
     expect(await said(kind)).toBe('where the rule lets the traffic go');
@@ -754,7 +773,7 @@ describe('Run on a workflow’s page', () => {
       for (const radio of await group.getByRole('radio').all())
         expect([await radio.getAttribute('aria-invalid'), await said(radio)]).toEqual(['true', sentence]);
     // the optional one left unanswered is not wrong
-    for (const field of [log, notify, dryRun]) expect(await field.getAttribute('aria-invalid')).toBeNull();
+    for (const field of [log, notify, dryRun, zones, hitCount]) expect(await field.getAttribute('aria-invalid')).toBeNull();
     for (const radio of [pre, post])
       expect([await radio.getAttribute('aria-invalid'), await said(radio)]).toEqual([
         'true',
@@ -785,6 +804,10 @@ describe('Run on a workflow’s page', () => {
     await box('Wireless').check();
     // "No" is an answer; the optional yes-or-no and the required one are left unanswered
     await commit.getByRole('radio', { name: 'No' }).check();
+    // a checkbox ticked then unticked answers "No"
+    await hitCount.check();
+    await hitCount.uncheck();
+    expect(await hitCount.ariaSnapshot()).toBe('- checkbox "Reset the hit count"');
     // a host name that is none, a port number out of range: said of each field, as what its kinds take
     await kind.selectOption({ label: 'Host name' });
     await destination.fill('Core_1');
@@ -801,7 +824,7 @@ describe('Run on a workflow’s page', () => {
     expect(await commit.getAttribute('aria-invalid')).toBeNull();
     expect([await destination.getAttribute('aria-invalid'), await said(destination)]).toEqual([
       'true',
-      'Destination fits none of its kinds: as IPv4 address, it is not a valid ipv4; as Host name, it does not match pattern "^[a-z][a-z0-9.-]*$". where the rule lets the traffic go',
+      'Destination fits none of its kinds: as IPv4 address, it is not a valid IPv4 address; as Host name, it does not match pattern "^[a-z][a-z0-9.-]*$". where the rule lets the traffic go',
     ]);
     // a number is no service name: the one kind it can be says what is wrong
     expect(await said(portGroup.getByRole('spinbutton'))).toBe('Port must be at most 65535.');
@@ -827,10 +850,12 @@ describe('Run on a workflow’s page', () => {
       rollBack: true,
       notify: true,
       productTypes: ['camera', 'wireless'],
+      zones: [],
       destination: 'fw-1.example.net',
       port: 443,
       commit: false,
       dryRun: false,
+      hitCount: false,
     };
     expect(sent.postDataJSON()).toEqual({ formData });
     await page.waitForURL(/\/console\/jobs\//);
@@ -840,7 +865,7 @@ describe('Run on a workflow’s page', () => {
     expect(job.data.variables).not.toHaveProperty('logStart');
   }, 60_000);
 
-  it('takes back the answer to an optional question of radio buttons with "No answer": chosen to start with, by click or arrow key, the value not sent', async () => {
+  it('takes back the answer to an optional question with "No answer": a radio button chosen to start with, by click or arrow key; a checkbox’s button, by click or key; the value not sent', async () => {
     await page.goto(`${platform.url}/console/automations`);
     await page.getByRole('row').filter({ hasText: 'Create a security rule' }).getByRole('button', { name: 'Run' }).click();
     const dialog = page.getByRole('dialog', { name: 'Run Create a security rule' });
@@ -881,6 +906,33 @@ describe('Run on a workflow’s page', () => {
     await log.scrollIntoViewIfNeeded();
     await screenshot(page, 'run-form-no-answer.png');
 
+    // an optional checkbox: unanswered it says so, and has nothing to take back
+    const hitCount = dialog.getByRole('checkbox', { name: 'Reset the hit count' });
+    const takeBack = dialog.getByRole('button', { name: 'No answer to Reset the hit count' });
+    expect(await hitCount.ariaSnapshot()).toBe('- checkbox "Reset the hit count" [checked=mixed]');
+    expect([await hitCount.locator('xpath=../..').innerText(), await takeBack.count()]).toEqual(['Reset the hit count\nNo answer', 0]);
+    // ticked, then unticked: "No", which its button takes back; the focus back on the box
+    await hitCount.check();
+    await hitCount.uncheck();
+    expect(await hitCount.ariaSnapshot()).toBe('- checkbox "Reset the hit count"');
+    await takeBack.scrollIntoViewIfNeeded();
+    await expectAccessible();
+    await screenshot(page, 'run-form-checkbox-answered.png');
+    await takeBack.click();
+    expect([await hitCount.ariaSnapshot(), await hasFocus(hitCount), await takeBack.count()]).toEqual([
+      '- checkbox "Reset the hit count" [checked=mixed]',
+      true,
+      0,
+    ]);
+    // by the keyboard: Space ticks, Tab reaches the button, Enter takes the answer back
+    await page.keyboard.press('Space');
+    expect(await hitCount.isChecked()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await hasFocus(takeBack)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect([await hitCount.ariaSnapshot(), await hasFocus(hitCount)]).toEqual(['- checkbox "Reset the hit count" [checked=mixed]', true]);
+    await screenshot(page, 'run-form-checkbox-no-answer.png');
+
     // the required questions answered: the form is sent
     await rules.getByRole('radio', { name: 'Pre Rule' }).check();
     await rollBack.getByRole('radio', { name: 'No', exact: true }).check();
@@ -901,6 +953,7 @@ describe('Run on a workflow’s page', () => {
         rollBack: false,
         notify: true,
         productTypes: ['switch'],
+        zones: [],
         destination: '192.0.2.10',
         commit: true,
         dryRun: false,

@@ -43,7 +43,8 @@ const DEFAULTS: Experimental_DefaultFormStateBehavior = { requiredBooleanDefault
  * A required yes-or-no starts unanswered (Yes and No radio buttons, neither chosen, unless its UI names
  * its widget), and is refused until answered; an optional one left unanswered is not sent. The radio
  * buttons of an optional field without a default (a yes-or-no, a choice) end with "No answer", which
- * takes a choice back: the value is left out again.
+ * takes a choice back: the value is left out again; an optional yes-or-no drawn as a lone checkbox
+ * starts unanswered (a dash) and, once answered, has a "No answer" button that does the same.
  */
 export function SchemaForm({ schema, uiSchema, formData, onChange, onSubmit, disabled, children }: SchemaFormProps) {
   const form = useRef<Form<FormData, RJSFSchema>>(null);
@@ -215,21 +216,26 @@ function withChoiceUi(schema: unknown, uiSchema: Ui): Ui {
 
 /**
  * `schema` with each yes-or-no that must be answered and that its UI draws as a lone checkbox
- * starting unticked, as `false`: a checkbox has no unanswered state, its person sees "No" and can
- * leave it so (unanswered, the form would refuse a box that looks answered).
+ * starting unticked, as `false`, and each required list of choices without a `default` starting
+ * empty, as `[]`: a checkbox has no unanswered state, its person sees "No" (none chosen) and can
+ * leave it so (unanswered, the form would refuse boxes that look answered). A list that needs a
+ * choice says so with `minItems`, which the form checks.
  */
 function withTickboxesAnswered(schema: unknown, uiSchema: unknown): unknown {
   if (!isRecord(schema)) return schema;
   const ui = isRecord(uiSchema) ? uiSchema : {};
   const out: Record<string, unknown> = { ...schema };
   const required = Array.isArray(schema.required) ? schema.required : [];
+  const isChecklist = (memberUi: unknown) => getUiOptions(isRecord(memberUi) ? (memberUi as Ui) : {}).widget === 'checkboxes';
   const isTickbox = (member: unknown, memberUi: unknown) =>
     isOpenYesOrNo(member) && getUiOptions(isRecord(memberUi) ? (memberUi as Ui) : {}).widget === 'checkbox';
   if (isRecord(schema.properties)) {
     out.properties = Object.fromEntries(
       Object.entries(schema.properties).map(([name, property]) => {
         const member = withTickboxesAnswered(property, ui[name]);
-        return [name, required.includes(name) && isTickbox(property, ui[name]) ? { ...(member as object), default: false } : member];
+        if (!required.includes(name) || (isRecord(property) && 'default' in property)) return [name, member];
+        if (isTickbox(property, ui[name])) return [name, { ...(member as object), default: false }];
+        return [name, isChoiceList(property) && isChecklist(ui[name]) ? { ...(member as object), default: [] } : member];
       }),
     );
   }
@@ -284,31 +290,10 @@ function adaptUi(schema: unknown, uiSchema: Ui): Ui {
  * forms becomes the `ui:enumNames` RJSF understands (so that a select shows "Manchester", not "2"),
  * at any depth; a list the form's source fills when it is shown (an empty `enum`, bound to an
  * adapter or a call the console does not make) becomes a field to type in, saying so, as the
- * platform checks it (`runSchemaOfForm`).
+ * platform checks it (`runSchemaOfForm`). Nothing is asked beyond what the platform checks: a
+ * required list of choices takes none (JSON Schema's `required` asks for the list, not for a
+ * choice in it), unless the form says `minItems`, as a form that needs a choice does.
  */
 export function adaptStudioForm(schema: RJSFSchema, uiSchema: Ui = {}): { schema: RJSFSchema; uiSchema: Ui } {
-  return { schema: withChoicesRequired(runSchemaOfForm(schema)) as RJSFSchema, uiSchema: adaptUi(schema, uiSchema) };
-}
-
-/**
- * `schema` with each required list of choices needing at least one: the form builder's `required` on
- * "Product Types" asks for a choice, which an empty list (the form's `default: []`) would meet in JSON
- * Schema's terms. A list that sets its own `minItems` keeps it.
- */
-function withChoicesRequired(schema: unknown): unknown {
-  if (!isRecord(schema)) return schema;
-  const required = Array.isArray(schema.required) ? schema.required : [];
-  const properties = isRecord(schema.properties) ? schema.properties : undefined;
-  const out: Record<string, unknown> = { ...schema };
-  if (properties) {
-    out.properties = Object.fromEntries(
-      Object.entries(properties).map(([name, property]) => {
-        const member = withChoicesRequired(property);
-        const needsOne = isRecord(member) && required.includes(name) && isChoiceList(member) && member.minItems === undefined;
-        return [name, needsOne ? { ...member, minItems: 1 } : member];
-      }),
-    );
-  }
-  if (isRecord(schema.items)) out.items = withChoicesRequired(schema.items);
-  return out;
+  return { schema: runSchemaOfForm(schema) as RJSFSchema, uiSchema: adaptUi(schema, uiSchema) };
 }

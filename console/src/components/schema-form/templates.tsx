@@ -19,6 +19,7 @@ import type { MouseEvent } from 'react';
 import { StatusIcon } from '../status-icon';
 import { fieldAria, isInvalid, labelId } from './field-aria';
 import { controlOf, idOfProperty } from './focus';
+import { isChoiceList } from './validator';
 
 /**
  * The templates of the console's schema forms: each field's problem as a sentence naming it, with an
@@ -274,6 +275,16 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps<FormData, RJSFSchem
   );
 }
 
+/**
+ * Whether a field is marked as needing an answer (`*`): a required one, but a list of choices by its
+ * `minItems` alone: required, it is always sent, and none chosen is an answer the form takes; with a
+ * `minItems`, even an optional one is refused until a choice is ticked (its boxes cannot leave it out).
+ */
+function needsAnswer(schema: RJSFSchema, required: boolean | undefined): boolean {
+  if (!isChoiceList(schema)) return required === true;
+  return typeof schema.minItems === 'number' && schema.minItems > 0;
+}
+
 /** True for a field drawn as one control per choice (radio buttons, checkboxes): a group, not one control a label points at. */
 function isChoiceGroup(widget: unknown): boolean {
   return widget === 'radio' || widget === 'checkboxes';
@@ -297,7 +308,7 @@ function FieldTemplate(props: FieldTemplateProps<FormData, RJSFSchema>) {
   if (hidden) return <div className="hidden">{children}</div>;
   const choices = isChoiceGroup(options.widget);
   const alternatives = (schema.oneOf ?? schema.anyOf) !== undefined && !registry.schemaUtils.isSelect(schema);
-  const star = required ? <span className="required">*</span> : null;
+  const star = needsAnswer(schema, required) ? <span className="required">*</span> : null;
   if (!choices && !alternatives) {
     return (
       <WrapIfAdditionalTemplate {...props}>

@@ -144,6 +144,21 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'empty',
 };
 
+/** JSON Schema's formats as a person names what they write ("not a valid IPv4 address", not "ipv4"). */
+const FORMAT_WORDS: Record<string, string> = {
+  ipv4: 'IPv4 address',
+  ipv6: 'IPv6 address',
+  email: 'e-mail address',
+  hostname: 'host name',
+  uri: 'URI',
+  'uri-reference': 'URI',
+  'date-time': 'date and time',
+  date: 'date (YYYY-MM-DD)',
+  time: 'time (HH:MM:SS)',
+  uuid: 'UUID',
+  regex: 'regular expression',
+};
+
 const plural = (count: unknown, word: string) => `${String(count)} ${word}${count === 1 ? '' : 's'}`;
 
 function oneOf(values: readonly unknown[]): string {
@@ -157,7 +172,7 @@ export function isChoiceList(node: unknown): boolean {
 }
 
 /**
- * What is wrong, said of the field (after its label): "is required", "needs at least 1 item"…;
+ * What is wrong, said of the field (after its label): "is required", "needs at least one item"…;
  * `value` is the keyword's value, `holder` the schema that holds the keyword.
  */
 function predicateOf(unit: OutputUnit, value: unknown, holder?: unknown): string {
@@ -178,7 +193,8 @@ function predicateOf(unit: OutputUnit, value: unknown, holder?: unknown): string
     case 'enum':
       return Array.isArray(value) ? `must be one of ${oneOf(value)}` : 'must be one of its choices';
     case 'minItems':
-      return value === 1 && things === 'choice' ? 'needs at least one choice' : `needs at least ${plural(value, things)}`;
+      // one in words, as the form's other sentences say it ("needs at least one choice", "… one item")
+      return value === 1 ? `needs at least one ${things}` : `needs at least ${plural(value, things)}`;
     case 'maxItems':
       return `takes at most ${plural(value, things)}`;
     case 'uniqueItems':
@@ -190,7 +206,7 @@ function predicateOf(unit: OutputUnit, value: unknown, holder?: unknown): string
     case 'pattern':
       return typeof value === 'string' ? `does not match pattern "${value}"` : 'does not match its pattern';
     case 'format':
-      return `is not a valid ${String(value)}`;
+      return `is not a valid ${FORMAT_WORDS[String(value)] ?? String(value)}`;
     case 'minimum':
       return `must be at least ${String(value)}`;
     case 'maximum':

@@ -16,6 +16,7 @@ import {
   schemaRequiresTrueValue,
 } from '@rjsf/utils';
 import type { BaseInputTemplateProps, RJSFSchema, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import { useEffect, useRef } from 'react';
 import type { ChangeEvent } from 'react';
 import { fieldAria, isInvalid, kindChooserOf, labelId } from './field-aria';
 
@@ -143,7 +144,18 @@ function SelectWidget({
   );
 }
 
-/** A yes-or-no (`boolean`): a checkbox that carries its own label. */
+/** What takes an optional question's answer back (a radio button, a checkbox's button): its value is left out, as if never answered. */
+const NO_ANSWER = 'No answer';
+
+/**
+ * A yes-or-no (`boolean`): a checkbox that carries its own label. An optional one without a `default`
+ * can be left unanswered, and taken back to that: while unanswered its box shows a dash (read out as
+ * "mixed") beside the words {@link NO_ANSWER}; once answered, ticked or not, those words are a button
+ * that takes the answer back, the value left out again (unticked alone would send "No", which
+ * overrides what the platform fills a missing member with: the trigger's values, say). A required one
+ * is answered from the start (see `withTickboxesAnswered`); one with a `default` has nothing to take
+ * back to (left out, the platform fills in that default).
+ */
 function CheckboxWidget({
   schema,
   uiSchema,
@@ -164,6 +176,7 @@ function CheckboxWidget({
   rawErrors,
   hideError,
 }: Props) {
+  const box = useRef<HTMLInputElement>(null);
   const DescriptionFieldTemplate = getTemplate<'DescriptionFieldTemplate', FormData, RJSFSchema>(
     'DescriptionFieldTemplate',
     registry,
@@ -172,8 +185,15 @@ function CheckboxWidget({
   // an unchecked box fails the browser's `required`: only a box that must be ticked is required
   const mustBeTicked = schemaRequiresTrueValue<RJSFSchema>(schema) && required === true;
   const description = getUiOptions(uiSchema).widget === 'checkbox' ? undefined : (options.description ?? schema.description);
+  const clearable = required !== true && schema.default === undefined && schema.const === undefined;
+  const unanswered = clearable && typeof value !== 'boolean';
+  const off = disabled === true || readonly === true;
+  useEffect(() => {
+    // a DOM property only: no attribute draws the dash
+    if (box.current) box.current.indeterminate = unanswered;
+  }, [unanswered]);
   return (
-    <div className={`checkbox ${disabled || readonly ? 'disabled' : ''}`}>
+    <div className={`checkbox ${off ? 'disabled' : ''}`}>
       {!hideLabel && description ? (
         <DescriptionFieldTemplate
           id={descriptionId(id)}
@@ -183,27 +203,45 @@ function CheckboxWidget({
           registry={registry}
         />
       ) : null}
-      <label>
-        <input
-          type="checkbox"
-          id={id}
-          name={htmlName || id}
-          checked={value === true}
-          required={mustBeTicked}
-          disabled={disabled || readonly}
-          autoFocus={autofocus}
-          onChange={(event) => onChange(event.target.checked)}
-          onBlur={(event) => onBlur(id, event.target.checked)}
-          onFocus={(event) => onFocus(id, event.target.checked)}
-          {...fieldAria(id, isInvalid(rawErrors, hideError))}
-        />
-        {hideLabel ? null : (
-          <span>
-            {label}
-            {mustBeTicked ? <span className="required">*</span> : null}
-          </span>
-        )}
-      </label>
+      <div className="checkbox-line">
+        <label>
+          <input
+            ref={box}
+            type="checkbox"
+            id={id}
+            name={htmlName || id}
+            checked={value === true}
+            required={mustBeTicked}
+            disabled={off}
+            autoFocus={autofocus}
+            onChange={(event) => onChange(event.target.checked)}
+            onBlur={(event) => onBlur(id, event.target.checked)}
+            onFocus={(event) => onFocus(id, event.target.checked)}
+            {...fieldAria(id, isInvalid(rawErrors, hideError))}
+          />
+          {hideLabel ? null : (
+            <span>
+              {label}
+              {mustBeTicked ? <span className="required">*</span> : null}
+            </span>
+          )}
+        </label>
+        {clearable && unanswered ? <span className="checkbox-none">{NO_ANSWER}</span> : null}
+        {clearable && !unanswered && !off ? (
+          <button
+            type="button"
+            className="checkbox-clear"
+            aria-label={`${NO_ANSWER} to ${label || 'this question'}`}
+            onClick={() => {
+              onChange(undefined);
+              // the button goes with the answer: the focus back on the box, not lost to the page
+              box.current?.focus();
+            }}
+          >
+            {NO_ANSWER}
+          </button>
+        ) : null}
+      </div>
     </div>
   );
 }
@@ -244,9 +282,6 @@ function TextareaWidget({
     />
   );
 }
-
-/** The name of the radio button that takes an optional question's answer back: its value is left out, as if never answered. */
-const NO_ANSWER = 'No answer';
 
 /**
  * Choices as radio buttons (`ui:widget: radio`, a yes-or-no the form builder offers as two values) or

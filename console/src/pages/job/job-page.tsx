@@ -277,7 +277,7 @@ function JobErrors({ job, onSelect }: { job: JobDocument; onSelect: (taskId: str
               <button type="button" className={styles.linkButton} onClick={() => onSelect(e.task)}>
                 {label}
               </button>{' '}
-              <span className="muted">{formatTime(e.timestamp)}</span>: {e.message}
+              <span className="muted nowrap">{formatTime(e.timestamp)}</span>: {e.message}
               {own !== undefined && own !== e.message ? (
                 <p className={styles.taskError}>
                   <span className={styles.cause}>Task error:</span> {own}

@@ -31,7 +31,8 @@ function formOf(incoming: Record<string, unknown>): { schema: RJSFSchema; uiSche
       properties[name] = { type: 'number', title: name };
       data[name] = value;
     } else if (typeof value === 'boolean') {
-      properties[name] = { type: 'boolean', title: name };
+      // its value as its default: a variable always has one, which the box may turn but never take back ("No answer")
+      properties[name] = { type: 'boolean', title: name, default: value };
       data[name] = value;
     } else {
       properties[name] = JSON_FIELD(name);
