@@ -43,9 +43,14 @@ function groups(program: Command): string[] {
   return program.commands.filter((c) => c.commands.length > 0).map((c) => c.name());
 }
 
+/** The words of a node and the global flags, each once (the root's flags are the global ones). */
+function withGlobals(words: readonly string[], globals: readonly string[]): string {
+  return [...new Set([...words, ...globals])].join(' ');
+}
+
 function bash(program: Command): string {
   const { nodes: all, globals } = nodes(program);
-  const cases = all.map((n) => `    "${n.path}") words="${[...n.words, ...globals].join(' ')}" ;;`).join('\n');
+  const cases = all.map((n) => `    "${n.path}") words="${withGlobals(n.words, globals)}" ;;`).join('\n');
   return `# bash completion for nap: eval "$(nap completion bash)"
 _nap_complete() {
   local cur napcmd="" i w words
@@ -74,7 +79,7 @@ complete -o default -F _nap_complete nap
 
 function zsh(program: Command): string {
   const { nodes: all, globals } = nodes(program);
-  const cases = all.map((n) => `    "${n.path}") cands=(${[...n.words, ...globals].join(' ')}) ;;`).join('\n');
+  const cases = all.map((n) => `    "${n.path}") cands=(${withGlobals(n.words, globals)}) ;;`).join('\n');
   return `#compdef nap
 # zsh completion for nap: eval "$(nap completion zsh)", or save as _nap in your $fpath
 _nap() {

@@ -2,7 +2,7 @@ import { isatty } from 'node:tty';
 import type { Colors } from 'picocolors/types';
 import type { LoadedConfig, Profile } from './config/profiles';
 import { loadConfig, namedProfile, resolveProfile } from './config/profiles';
-import { usage } from './errors';
+import { EXIT, usage } from './errors';
 import { Client } from './http/client';
 import type { TokenCache } from './http/token-cache';
 import { createTokenCache, tokenCacheFile } from './http/token-cache';
@@ -163,10 +163,21 @@ export class Context {
    */
   async spin<T>(text: string, work: () => Promise<T>): Promise<T> {
     if (!this.spins()) return work();
-    const spinner = loadSpinner()({ text: terminalText(text, false), stream: this.io.stderr }).start();
+    // the spinner's own signal handler would end the process before a command's (a replace saying
+    // where its copy is): on Ctrl-C or SIGTERM it only stops, and the process ends as the signal
+    // ends it unless a command's handler does, after saying what it must
+    const spinner = loadSpinner()({ text: terminalText(text, false), stream: this.io.stderr, handleSignals: false }).start();
+    const onSignal = (signal: NodeJS.Signals): void => {
+      spinner.stop();
+      if (process.listenerCount(signal) === 0) process.exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     try {
       return await work();
     } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       spinner.stop();
     }
   }

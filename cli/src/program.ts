@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context, GlobalOptions, Io } from './context';
+import { EXIT_MEANINGS } from './errors';
 import { OUTPUT_FORMATS } from './output/format';
 import { terminalText } from './output/terminal';
 import { RESOURCES } from './resources/registry';
@@ -39,8 +40,14 @@ function runOptions(cmd: Command): Command {
     .option('--var <name=value>', 'a job variable (value parsed as JSON when it can be); repeatable', collect, [])
     .option('--vars <file>', 'job variables from a JSON or YAML file (--var wins)')
     .option('--wait', 'wait quietly until the job ends; the exit code tells how it ended')
-    .option('--follow', "stream the job's task progress until it ends; the exit code tells how it ended")
-    .option('--timeout <duration>', 'with --wait/--follow: give up after this long (30s, 5m, 1h) with exit code 3; implies --wait');
+    .option(
+      '--follow',
+      "stream the job's task progress until it ends, through a restart of the platform (5 minutes without it at most); the exit code tells how it ended",
+    )
+    .option(
+      '--timeout <duration>',
+      'with --wait/--follow: give up after this long (30s, 5m, 1h) with exit code 3, the job going on (-o json prints it as it stands); implies --wait',
+    );
 }
 
 /**
@@ -51,6 +58,21 @@ function unknownOptionHint(message: string): string {
   const option = /^error: unknown option '(-[^-'][^']+)'/.exec(message)?.[1];
   if (option === undefined) return '';
   return `(a name or id that begins with "-" goes after "--", as in: nap delete workflow -- ${option})\n`;
+}
+
+/** One exit code of `nap --help`: its meaning folded at 80 columns under its text. */
+function exitCodeLines(code: number, meaning: string): string {
+  const lines: string[] = [];
+  let line = `  ${code}  `;
+  for (const word of meaning.replace(/`/g, '').split(' ')) {
+    if (line.length + word.length > 80 && line.trim().length > 1) {
+      lines.push(line.trimEnd());
+      line = '     ';
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -75,6 +97,8 @@ export function buildProgram(io: Io, run: Runner): Command {
       outputError: (s, write) => write(`nap: ${s.replace(/^error: /, '')}${unknownOptionHint(s)}`),
     })
     .exitOverride();
+  // a script's author finds what each exit code means beside the commands (`nap --help`)
+  program.addHelpText('after', () => `\nExit codes:\n${EXIT_MEANINGS.map(([code, meaning]) => exitCodeLines(code, meaning)).join('')}`);
 
   program
     .command('get')
@@ -233,7 +257,10 @@ export function buildProgram(io: Io, run: Runner): Command {
         'import exported documents from a file or a folder (<name>.<kind>.json files), locally or from a Git repository, each on its own: one refused (or of a name that exists, without --replace) is said on stderr and costs no other; what the platform notes on an item it imported (a trigger it took in disabled) is printed on stderr as note: …',
       )
       .argument('<resource>', RESOURCE_HELP)
-      .argument('<path>', 'a file or folder; with --repository, relative to the root of the repository')
+      .argument(
+        '<path>',
+        'a file or folder (- reads stdin: nap export … | nap import … -); with --repository, relative to the root of the repository',
+      )
       .option(
         '--replace',
         'replace a document of the same name: updated in place where the platform can, else deleted and imported again, and put back if the platform refuses the new one (see "How --replace replaces")',
@@ -340,7 +367,7 @@ export function buildProgram(io: Io, run: Runner): Command {
     .option('--status <status>', 'only jobs in these states (comma-separated: running, paused, complete, error, canceled)')
     .option('--workflow <name>', 'only jobs of this workflow')
     .option('--trigger <name|id>', 'only jobs this trigger started')
-    .option('--since <duration>', 'only jobs started within this long (30m, 1h, 2d)')
+    .option('--since <time>', 'only jobs started from this time on: a duration ago (30m, 1h, 2d) or ISO 8601 (2026-12-01T09:00:00Z)')
     .option('--limit <n>', 'at most this many jobs (default 25)')
     .action((opts: Record<string, string | undefined>, cmd: Command) =>
       run(cmd, async (ctx) => (await import('./commands/jobs.js')).listJobs(ctx, opts)),
@@ -354,9 +381,11 @@ export function buildProgram(io: Io, run: Runner): Command {
     );
   jobs
     .command('watch')
-    .description('follow a job until it ends; the exit code tells how it ended')
+    .description(
+      'follow a job until it ends, through a restart of the platform (5 minutes without it at most); the exit code tells how it ended',
+    )
     .argument('<id>', 'the job id')
-    .option('--timeout <duration>', 'give up after this long with exit code 3')
+    .option('--timeout <duration>', 'give up after this long with exit code 3, the job going on (-o json prints it as it stands)')
     .option('--quiet', 'no progress, only the final status')
     .action((id: string, opts: { timeout?: string; quiet?: boolean }, cmd: Command) =>
       run(cmd, async (ctx) => (await import('./commands/jobs.js')).watchJob(ctx, id, opts)),

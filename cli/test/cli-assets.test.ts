@@ -130,6 +130,38 @@ describe('between platforms', () => {
     expect((await run(['copy', 'workflow', 'cli-complete', '--to', 'production', '--replace'])).code).toBe(0);
   });
 
+  it('imports from a pipe: an export changed on its way (nap export … | jq … | nap import … -)', async () => {
+    const exported = await run(['export', 'workflow', 'cli-complete']);
+    expect(exported.code).toBe(0);
+    const doc = JSON.parse(exported.stdout) as { _id: string; description?: string };
+    const changed = JSON.stringify({ ...doc, description: 'through a pipe' });
+    const piped = await napInProcess(['import', 'workflow', '-', '--replace', '--profile', 'production'], {
+      env: home.env,
+      input: changed,
+    });
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(piped.stdout).toMatch(/^imported workflow "cli-complete" \(\S+\), updating the one there in place\n$/);
+    const there = await run(['get', 'workflow', 'cli-complete', '--profile', 'production', '-o', 'json']);
+    expect(there.json()).toMatchObject({ name: 'cli-complete', description: 'through a pipe' });
+    // what it holds is checked as a file's is, named stdin
+    const nameless = await napInProcess(['import', 'workflow', '-'], { env: home.env, input: '[{"description":"x"}]' });
+    expect(nameless).toMatchObject({
+      code: 4,
+      stderr: 'nap: a workflow document without a name cannot be imported (stdin); nothing was imported\n',
+    });
+  });
+
+  it('says whose _id a renamed export carries when the platform refuses it for that id', async () => {
+    const exported = (await run(['export', 'workflow', 'cli-complete'])).stdout;
+    const renamed = JSON.stringify({ ...(JSON.parse(exported) as object), name: 'cli-complete-2' });
+    const res = await napInProcess(['import', 'workflow', '-'], { env: home.env, input: renamed });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(
+      /^nap: http:\/\/127\.0\.0\.1:\d+ refused workflow "cli-complete-2": .+; the file's _id \S+ is that of workflow "cli-complete" there: leave _id out of the file to import it as another workflow\n$/,
+    );
+    expect((await run(['get', 'workflow', 'cli-complete-2'])).code).toBe(1);
+  });
+
   it('copies an automation with its triggers from staging to production', async () => {
     const imported = await run(['import', 'automation', fixture('cli-nightly.automation.json')]);
     expect(imported.code).toBe(0);

@@ -112,7 +112,63 @@ describe('nap run', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     const id = /job (\w+) is still running after 1s \(--timeout\)/.exec(res.stderr)?.[1];
     expect(id).toBeDefined();
-    expect((await run(['jobs', 'cancel', id!])).code).toBe(0);
+    expect(res.stdout).toBe('');
+    // -o json: the job as it stands on stdout, so that a script has its id to cancel or follow it
+    const json = await run(['run', 'workflow', 'cli-slow', '--follow', '--timeout', '1s', '-o', 'json']);
+    expect(json.code).toBe(3);
+    const job = json.json<Job>();
+    expect(job).toMatchObject({ name: 'cli-slow', status: 'running' });
+    expect(json.stderr).toContain(`nap: job ${job._id} is still running after 1s (--timeout)`);
+    const watched = await run(['jobs', 'watch', job._id, '--timeout', '1s', '-o', 'yaml']);
+    expect(watched.code).toBe(3);
+    expect(watched.stdout).toMatch(new RegExp(`^_id: ${job._id}\n`));
+    expect((await run(['jobs', 'cancel', id!, job._id])).code).toBe(0);
+  });
+
+  it('says, when a start gets no answer, that the job may have started and how to look, so that a retry does not start it twice', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const proxy = await startProxy(platform.url, {
+      hold: (method, route) => (method === 'POST' && route === '/operations-manager/jobs/start' ? held : undefined),
+    });
+    try {
+      const env = {
+        ...home.env,
+        NAP_URL: `http://127.0.0.1:${proxy.port}`,
+        NAP_USERNAME: 'admin',
+        NAP_PASSWORD: platform.password,
+        NAP_TIMEOUT: '1',
+      };
+      const res = await napInProcess(['run', 'workflow', 'cli-complete', '--follow'], { env });
+      expect(res.code).toBe(6);
+      expect(res.stderr).toMatch(
+        /^nap: http:\/\/127\.0\.0\.1:\d+ did not answer POST \/operations-manager\/jobs\/start within 1 s \(the timeout NAP_TIMEOUT sets\); whether the job started is not known: `nap jobs list --workflow "cli-complete" --since 10m` shows it if it did\n$/,
+      );
+    } finally {
+      await proxy.stop();
+      release();
+    }
+  });
+
+  it('says a job the platform does not have as a missing document, for every command that names one', async () => {
+    const missing = '6b15af788c594d6675926cff';
+    for (const args of [
+      ['jobs', 'describe', missing],
+      ['jobs', 'watch', missing],
+      ['jobs', 'retry', missing, 't1'],
+      ['tasks', 'finish', missing, 't1'],
+    ]) {
+      const res = await run(args);
+      expect({ args, code: res.code, stderr: res.stderr }).toEqual({
+        args,
+        code: 1,
+        stderr: expect.stringMatching(
+          new RegExp(
+            `^nap: job "${missing}" not found on http://127\\.0\\.0\\.1:\\d+; \`nap jobs list\` lists them \\(a finished job may have been moved into an archive: \`nap jobs archives\`\\)\n$`,
+          ),
+        ) as unknown,
+      });
+    }
   });
 
   it('runs an automation through its manual trigger', async () => {
@@ -223,6 +279,95 @@ describe('following a job', () => {
     }
   });
 
+  it('follows the job on through a spell without the platform (a restart, a failover), saying so, to the exit code of the job', async () => {
+    const proxy = await startProxy(platform.url);
+    try {
+      const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-3steps', '--follow'], {
+        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await eventually('the run following', () => /▶ s1 \(first\)/.test(stderr));
+      proxy.setDown(true);
+      await eventually('nap saying it lost the platform', () => stderr.includes('lost the platform'));
+      // the job goes on meanwhile: back after it has ended, nap says how it ended
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      proxy.setDown(false);
+      expect(await exited).toBe(0);
+      const id = /^started job (\w+) \(cli-3steps\)$/m.exec(stderr)![1]!;
+      expect(stdout).toMatch(new RegExp(`^job ${id} complete in \\d+s\n$`));
+      const lines = stderr
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^lost the platform \(connection [a-z]+\); nap follows the job again when it answers$/),
+      );
+      expect(lines).toContainEqual(expect.stringMatching(/^the platform answers again, after \d+s$/));
+      expect(lines.filter((l) => l.startsWith('lost the platform'))).toHaveLength(1);
+      expect(lines.filter((l) => l === '✔ s3 (third) finished: success')).toHaveLength(1);
+      expect(lines[lines.length - 1]).toBe('job complete');
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it("follows on through the platform's own 503s (a service of it restarting), as through a spell without it", async () => {
+    let refusing = false;
+    const proxy = await startProxy(platform.url, { refuse: () => refusing });
+    try {
+      const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-3steps', '--follow', '-o', 'json'], {
+        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await eventually('the run following', () => /▶ s1 \(first\)/.test(stderr));
+      // the stream cut, and every request answered 503 with the platform's error body for a while
+      refusing = true;
+      proxy.setDown(true);
+      proxy.setDown(false);
+      await eventually('nap saying it lost the platform', () => stderr.includes('lost the platform (it answered 503)'));
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      refusing = false;
+      expect(await exited).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ name: 'cli-3steps', status: 'complete' });
+      expect(stderr).toMatch(/ the platform answers again, after \d+s\n/);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
+  it('exits 6 naming the job when --timeout passes while the platform is away', async () => {
+    const proxy = await startProxy(platform.url);
+    try {
+      const id = await start('cli-slow');
+      const env = { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password };
+      const child = spawn(process.execPath, [NAP_BIN, 'jobs', 'watch', id, '--timeout', '3s'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await eventually('the watch following', () => stderr.includes(`job ${id} cli-slow is running`));
+      proxy.setDown(true);
+      expect(await exited).toBe(6);
+      expect(stderr).toMatch(
+        new RegExp(
+          `\nnap: cannot reach http://127\\.0\\.0\\.1:\\d+ \\(connection [a-z]+\\): .+; job ${id} may still be running there: \`nap jobs watch ${id}\` follows it again once the platform answers\n$`,
+        ),
+      );
+      expect((await run(['jobs', 'cancel', id])).code).toBe(0);
+    } finally {
+      await proxy.stop();
+    }
+  });
+
   it('tells how a job that had ended already ended', async () => {
     const id = (await run(['run', 'workflow', 'cli-error', '--wait', '-o', 'json'])).json<Job>()._id;
     const watched = await run(['jobs', 'watch', id]);
@@ -258,6 +403,27 @@ describe('following a job', () => {
     );
     expect((await run(['jobs', 'cancel', id])).code).toBe(0);
   });
+
+  it('says the same when a CI system cancels it (SIGTERM), and exits 143 as a shell says of a process SIGTERM ended', async () => {
+    const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-slow', '--follow', '-o', 'json'], {
+      env: home.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await eventually('the run following', () => / cli-slow is running\n/.test(stderr));
+    const id = /^started job (\w+) \(cli-slow\)$/m.exec(stderr)![1]!;
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(stderr).toContain(
+      `nap: stopped by SIGTERM; job ${id} goes on running: \`nap jobs watch ${id}\` follows it, \`nap jobs cancel ${id}\` stops it\n`,
+    );
+    expect(stdout).toBe('');
+    expect((await run(['jobs', 'cancel', id])).code).toBe(0);
+  });
 });
 
 describe('nap jobs and nap tasks', () => {
@@ -284,6 +450,16 @@ describe('nap jobs and nap tasks', () => {
     expect(list.stdout).toMatch(new RegExp(`^${id}\\s+cli-manual\\s+complete\\s+\\S+\\s+\\S+\\s+needs approval$`, 'm'));
     const json = await run(['jobs', 'list', '--status', 'error', '--limit', '1', '-o', 'json']);
     expect(json.json<Job[]>()).toEqual([expect.objectContaining({ status: 'error' })]);
+    // --since takes a time as nap audit list does: from then on, and nothing from the future
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const fromTime = await run(['jobs', 'list', '--workflow', 'cli-manual', '--since', hourAgo, '-o', 'json']);
+    expect(fromTime.json<Job[]>().map((j) => j._id)).toContain(id);
+    const future = await run(['jobs', 'list', '--workflow', 'cli-manual', '--since', '2999-01-01', '-o', 'json']);
+    expect(future.json<Job[]>()).toEqual([]);
+    expect(await run(['jobs', 'list', '--since', 'yesterday'])).toMatchObject({
+      code: 4,
+      stderr: 'nap: --since yesterday: expected an ISO 8601 time (2026-12-01T09:00:00Z) or a duration ago (30m, 1h, 2d)\n',
+    });
   });
 
   it('finishes a task by a summary two tasks share when only one of them waits (a review asked again on failure)', async () => {

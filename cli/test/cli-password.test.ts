@@ -227,6 +227,24 @@ describe('nap password', () => {
     expect(old.stderr).toMatch(/refused the credentials of user "pw-main"/);
   });
 
+  it('never writes the new password where others may read it: a config file of mode 0644 becomes 0600, and nap says so', async () => {
+    await account('pw-mode', 'mode-password-old');
+    const h = home();
+    const config = path.join(h.home, '.config', 'nap', 'config');
+    h.writeNapConfig(section('work', platform.port, 'pw-mode', 'mode-password-old'));
+    chmodSync(config, 0o644);
+    const res = await run(['password', '--password-stdin', '--profile', 'work'], {
+      env: h.env,
+      input: lines('mode-password-old', 'mode-password-new'),
+    });
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe(
+      `updated the password of profile "work" in ${config}, which others could read (mode 0644): it is now 0600, only yours\n`,
+    );
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    expect(readFileSync(config, 'utf8')).toContain('password = mode-password-new');
+  });
+
   it('leaves a password a profile inherits from [profile default] where it is (other profiles share it), and says so', async () => {
     await account('pw-inherit', 'inherit-password-1');
     const h = home();

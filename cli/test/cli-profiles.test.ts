@@ -11,6 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -206,6 +207,53 @@ describe('errors', () => {
     expect(elapsedMs).toBeLessThan(6_000);
   });
 
+  it("exits 6 when a proxy in front of the platform answers 502, 503 or 504 for it, and says so without its page's markup", async () => {
+    const h = home();
+    const pages: Record<string, [number, string, string]> = {
+      '/login': [
+        502,
+        'text/html',
+        '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+      ],
+      '/automation-studio/automations': [504, 'text/plain', 'upstream request timeout'],
+    };
+    const proxy = http.createServer((req, res) => {
+      const [status, type, body] = pages[(req.url ?? '').split('?')[0]!] ?? [
+        404,
+        'text/html',
+        '<!DOCTYPE html><html><body>Not Found</body></html>',
+      ];
+      res.writeHead(status, { 'content-type': type }).end(body);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    try {
+      const login = await napInProcess(['get', 'workflows'], { env: { ...h.env, NAP_URL: url, NAP_USERNAME: 'admin', NAP_PASSWORD: 'x' } });
+      expect(login.code).toBe(6);
+      expect(login.stderr).toBe(
+        `nap: ${url} answered 502 Bad Gateway to POST /login (an HTML page: "502 Bad Gateway"): that is a proxy or load balancer, not the platform, and it cannot reach the platform behind it; is the platform running?\n`,
+      );
+      const list = await napInProcess(['get', 'workflows'], { env: { ...h.env, NAP_URL: url, NAP_TOKEN: 'abc' } });
+      expect(list.code).toBe(6);
+      expect(list.stderr).toMatch(
+        /answered 504 Gateway Timeout to GET \/automation-studio\/automations \(upstream request timeout\): that is a proxy/,
+      );
+      // another server altogether: its 404 is not the platform's (which names the route), exit 1
+      const other = await napInProcess(['api', 'get', '/health/server'], { env: { ...h.env, NAP_URL: url, NAP_TOKEN: 'abc' } });
+      expect(other.code).toBe(1);
+      expect(other.stderr).toBe(
+        `nap: GET /health/server failed: ${url} answered 404 without the platform's error (an HTML page): is it a NAP platform, and is NAP_URL right?\n`,
+      );
+    } finally {
+      proxy.close();
+    }
+    // the platform's own 404 and 503 stay the platform's refusals (exit 1)
+    h.writeNapConfig(profileSection('default', platform.port, platform.password));
+    const missing = await napInProcess(['api', 'get', '/no/such/route'], { env: h.env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^nap: GET \/no\/such\/route failed: .+ \(404 NOT_FOUND\)\n$/);
+  });
+
   it('exits 4 on usage errors, and prints stacks only with --debug', async () => {
     const h = home();
     h.writeNapConfig(profileSection('default', platform.port, platform.password));
@@ -267,9 +315,36 @@ describe('the environment', () => {
       code: 4,
       stderr: 'nap: IPCTL_PROFILE_LAB_PORT=x is not a port number\n',
     });
+    // a URL with a password in it: refused, the password never shown
+    const inUrl = await napInProcess(['get', 'roles'], {
+      env: { ...h.env, NAP_URL: `http://admin:url-secret-1@127.0.0.1:${platform.port}`, NAP_TOKEN: 'x' },
+    });
+    expect(inUrl).toMatchObject({
+      code: 4,
+      stderr: `nap: NAP_URL=http://admin:****@127.0.0.1:${platform.port} holds credentials, which a URL cannot carry: give them as username and password (NAP_USERNAME and NAP_PASSWORD) instead\n`,
+    });
     const revoked = await napInProcess(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_TOKEN: 'not-a-token' } });
     expect(revoked.code).toBe(5);
     expect(revoked.stderr).toMatch(/^nap: http:\/\/127\.0\.0\.1:\d+ refused the credentials of NAP_TOKEN \(401 /);
+    // a token whose session ended: "log in again" is said as what to do with nap, which never renews a token
+    const login = await fetch(`${platform.url}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: { username: 'admin', password: platform.password } }),
+    });
+    const ended = (await login.text()).replace(/^"|"$/g, '');
+    expect((await fetch(`${platform.url}/logout`, { headers: { authorization: `Bearer ${ended}` } })).status).toBe(200);
+    const fromEnv = await napInProcess(['get', 'roles'], { env: { ...h.env, NAP_URL: platform.url, NAP_TOKEN: ended } });
+    expect(fromEnv.code).toBe(5);
+    expect(fromEnv.stderr).toBe(
+      `nap: ${platform.url} refused the credentials of NAP_TOKEN (401 UNAUTHENTICATED: The session has ended; log in again); nap never renews a token: set NAP_TOKEN to a new one, or unset it and set NAP_USERNAME and NAP_PASSWORD (or NAP_CLIENT_ID and NAP_CLIENT_SECRET) for nap to log in by itself\n`,
+    );
+    h.writeNapConfig(`[profile kept]\nurl = ${platform.url}\ntoken = ${ended}\n`);
+    const fromProfile = await napInProcess(['get', 'roles', '--profile', 'kept'], { env: h.env });
+    expect(fromProfile.code).toBe(5);
+    expect(fromProfile.stderr).toMatch(
+      /refused the credentials of profile "kept" \(401 UNAUTHENTICATED: .+\); nap never renews a token: put a new one in profile "kept", or give the profile username and password \(or client_id and client_secret\) instead of a token for nap to log in by itself\n$/,
+    );
     const wrong = await napInProcess(['get', 'roles'], {
       env: { ...h.env, NAP_URL: platform.url, NAP_USERNAME: 'admin', NAP_PASSWORD: 'wrong' },
     });
@@ -312,6 +387,16 @@ describe('output', () => {
       { encoding: 'utf8' },
     );
     expect(auditFlags.split(/\s+/)).toEqual(expect.arrayContaining(['--actor', '--outcome', '--since']));
+    // the first word: each command and global flag once (the root's flags are the global ones)
+    const first = execFileSync(
+      'bash',
+      ['-c', `source ${script}; COMP_WORDS=(nap --); COMP_CWORD=1; _nap_complete; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      { encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n');
+    expect(first).toEqual(expect.arrayContaining(['--profile', '--output', '--debug']));
+    expect(first).toEqual([...new Set(first)]);
     const zsh = await napInProcess(['completion', 'zsh'], { env: h.env });
     expect(zsh.stdout).toMatch(/^#compdef nap$/m);
   });

@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NapHome, NapResult } from './support/nap';
 import { createHome, FIXTURES, napInProcess, profileSection } from './support/nap';
 import type { Platform } from './support/platform';
-import { ROOT, startPlatform } from './support/platform';
+import { NAP_BIN, ROOT, startPlatform } from './support/platform';
 import type { Proxy } from './support/proxy';
 import { startProxy } from './support/proxy';
 
@@ -669,6 +670,99 @@ describe('a document deleted and imported again', () => {
       stdout: expect.stringMatching(/^imported prebuilt "@nap-cli\/edge-tools" \(\S+\) in place of the one there\n$/) as unknown,
     });
     expect((await run(['get', 'transformation', 'cli-prebuilt-tr'])).code).toBe(0);
+  });
+});
+
+describe('a replace stopped halfway', () => {
+  it('says, when a CI system cancels it (SIGTERM) between the delete and the import, where the copy is that puts the document back', async () => {
+    // the import held at a proxy, so that the signal comes after the delete and before the new one is in
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await startProxy(staging.url, {
+      hold: (method, route) => (method === 'POST' && route === '/prebuilts/import' ? held : undefined),
+    });
+    try {
+      const child = spawn(process.execPath, [NAP_BIN, 'import', 'prebuilt', fixture('cli-edge-tools.prebuilt.json'), '--replace'], {
+        env: { ...home.env, NAP_URL: `http://127.0.0.1:${slow.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: staging.password },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const deadline = Date.now() + 20_000;
+      while (!slow.seen.some((r) => r.method === 'POST' && r.path === '/prebuilts/import')) {
+        if (Date.now() > deadline) throw new Error(`the import never reached the proxy: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      child.kill('SIGTERM');
+      expect(await exited).toBe(143);
+      const said =
+        /^nap: stopped by SIGTERM while replacing prebuilt "@nap-cli\/edge-tools": if it is no longer on http:\/\/127\.0\.0\.1:\d+, its copy is (\S+) \(`nap import prebuilt \1` puts it back\)$/m.exec(
+          stderr,
+        );
+      expect(said).not.toBeNull();
+      const copy = said![1]!;
+      expect(existsSync(copy)).toBe(true);
+      expect((await run(['get', 'prebuilt', '@nap-cli/edge-tools'])).code).toBe(1);
+      expect((await run(['import', 'prebuilt', copy])).code).toBe(0);
+      expect((await run(['get', 'transformation', 'cli-prebuilt-tr'])).code).toBe(0);
+      rmSync(path.dirname(copy), { recursive: true, force: true });
+    } finally {
+      release();
+      await slow.stop();
+    }
+  });
+});
+
+describe('a replace stopped halfway on a terminal', () => {
+  it('says where the copy is on Ctrl-C though a spinner runs (whose own handler ended the process first, unsaid)', async () => {
+    // a terminal, so that the spinner runs: util-linux's script gives the run one
+    const scriptBin = ['/usr/bin/script', '/bin/script'].find((f) => existsSync(f));
+    if (scriptBin === undefined) throw new Error('this test needs script(1) of util-linux for a terminal: apt-get install bsdutils');
+    expect((await run(['get', 'prebuilt', '@nap-cli/edge-tools'])).code).toBe(0);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await startProxy(staging.url, {
+      hold: (method, route) => (method === 'POST' && route === '/prebuilts/import' ? held : undefined),
+    });
+    const pidFile = path.join(work, 'nap.pid');
+    try {
+      const command = `echo $$ > ${pidFile}; exec ${process.execPath} ${NAP_BIN} import prebuilt ${fixture('cli-edge-tools.prebuilt.json')} --replace`;
+      const child = spawn(scriptBin, ['-qfec', command, '/dev/null'], {
+        env: {
+          ...home.env,
+          TERM: 'xterm-256color',
+          NAP_URL: `http://127.0.0.1:${slow.port}`,
+          NAP_USERNAME: 'admin',
+          NAP_PASSWORD: staging.password,
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let terminal = '';
+      child.stdout.on('data', (d: Buffer) => (terminal += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const deadline = Date.now() + 20_000;
+      while (!slow.seen.some((r) => r.method === 'POST' && r.path === '/prebuilts/import')) {
+        if (Date.now() > deadline) throw new Error(`the import never reached the proxy: ${terminal}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(terminal).toContain('Importing 1 prebuilt');
+      process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGINT');
+      expect(await exited).toBe(130);
+      const said =
+        /nap: interrupted while replacing prebuilt "@nap-cli\/edge-tools": if it is no longer on http:\/\/127\.0\.0\.1:\d+, its copy is (\S+) \(`nap import prebuilt \1` puts it back\)/.exec(
+          terminal,
+        );
+      expect(said).not.toBeNull();
+      // the cursor the spinner hid is shown again
+      expect(terminal.lastIndexOf('\u001b[?25h')).toBeGreaterThan(terminal.lastIndexOf('\u001b[?25l'));
+      const copy = said![1]!;
+      expect((await run(['import', 'prebuilt', copy])).code).toBe(0);
+      rmSync(path.dirname(copy), { recursive: true, force: true });
+    } finally {
+      release();
+      await slow.stop();
+    }
   });
 });
 

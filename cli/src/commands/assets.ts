@@ -302,6 +302,15 @@ export async function importCommand(
   requireVerb(def, 'import');
   checkGitFlags(opts);
   const client = ctx.client();
+  if (target === '-' && opts.repository === undefined) {
+    // a pipe: `nap export workflow X --profile staging | jq … | nap import workflow - --profile production`
+    const items = (await readDocuments(ctx, '-', `nap import ${def.singular} -`)).map((doc): ImportItem => ({ doc, file: 'stdin' }));
+    portableOptions(ctx, def, opts);
+    await reportImport(ctx, def, items.length, (onOutcome) =>
+      importDocuments(ctx, client, def, items, opts.replace === true, opts, onOutcome),
+    );
+    return;
+  }
   const run = async (root: string): Promise<void> => {
     // a cloned repository is not the caller's: nothing of it is read through a link that leads out of it
     const inClone = opts.repository !== undefined;

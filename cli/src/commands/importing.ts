@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { stopsAll } from '../each';
 import { CliError, EXIT, usage } from '../errors';
+import { endedBy, whileInterruptible } from '../interrupt';
 import { exportFileName } from '../files';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
 import { platformMessage } from '../http/client';
@@ -12,7 +13,7 @@ import { updateAutomationInPlace } from './automation-in-place';
 import { updateProjectInPlace } from './project-in-place';
 import { isDoc, unwrap } from '../resources/documents';
 import type { Found } from '../resources/lookup';
-import { deleteFound, exportDocument, findExisting, routePath } from '../resources/lookup';
+import { deleteFound, exportDocument, findExisting, lookup, routePath } from '../resources/lookup';
 import type { ResourceDef } from '../resources/registry';
 import { an } from '../resources/registry';
 
@@ -110,10 +111,32 @@ async function importOne(client: Client, def: ResourceDef, doc: Doc, what: strin
   if (spec === undefined) throw new Error(`${def.plural} has no import route`);
   const req = { method: spec.route.method, path: spec.route.path, json: spec.wrap([doc]) } as const;
   const res = await client.send(req);
-  if (res.status >= 400) throw refused(client, req, res, what);
+  if (res.status >= 400) {
+    const failure = refused(client, req, res, what);
+    throw failure.exitCode === EXIT.FAILED ? await withIdOwner(client, def, doc, failure) : failure;
+  }
   const refusedItems = refusals(res.body);
-  if (refusedItems.length > 0) throw new CliError(`${client.url} refused ${what}: ${refusedItems.join('; ')}`, EXIT.FAILED);
+  if (refusedItems.length > 0)
+    throw await withIdOwner(client, def, doc, new CliError(`${client.url} refused ${what}: ${refusedItems.join('; ')}`, EXIT.FAILED));
   return { answer: res.body, stored: storedOf(res.body) };
+}
+
+/**
+ * A refusal of a document whose `_id` another document of the platform has (an export renamed to
+ * make a second one): the refusal names that document and says to leave `_id` out; the refusal as
+ * it was otherwise.
+ */
+async function withIdOwner(client: Client, def: ResourceDef, doc: Doc, failure: CliError): Promise<CliError> {
+  const id = def.idOf(doc);
+  const name = def.nameOf(doc);
+  if (id === undefined || name === undefined) return failure;
+  const owner = await lookup(client, def, id).catch(() => undefined);
+  if (owner === undefined || owner.id !== id || owner.name === undefined || owner.name === name) return failure;
+  return new CliError(
+    `${failure.message}; the file's _id ${id} is that of ${def.singular} "${owner.name}" there: leave _id out of the file to import it as another ${def.singular}`,
+    failure.exitCode,
+    { cause: failure },
+  );
 }
 
 /** The backups of one import: a folder of the OS temp folder, made when the first is written. */
@@ -229,17 +252,15 @@ async function replaceOne(
       error: new CliError(`no copy of ${there} can be written to ${os.tmpdir()} (${reason}), so it was not replaced`, EXIT.FAILED),
     };
   }
-  // Ctrl-C between the delete and the import must not leave the copy unsaid
-  const onInterrupt = (): void => {
+  // Ctrl-C (or SIGTERM: a CI job canceled) between the delete and the import must not leave the copy unsaid
+  const release = whileInterruptible((signal) =>
     process.stderr.write(
       terminalText(
-        `\nnap: interrupted while replacing ${what}: if it is no longer on ${client.url}, its copy is ${backup} (\`nap import ${def.singular} ${backup}\` puts it back)\n`,
+        `\nnap: ${endedBy(signal)} while replacing ${what}: if it is no longer on ${client.url}, its copy is ${backup} (\`nap import ${def.singular} ${backup}\` puts it back)\n`,
         false,
       ),
-    );
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
+    ),
+  );
   try {
     try {
       await deleteFound(client, def, existing);
@@ -257,7 +278,7 @@ async function replaceOne(
     const outcome = await importOrPutBack(client, def, doc, kept, backup, backups, what, there);
     return why === undefined || outcome.state !== 'replaced' ? outcome : { ...outcome, detail: why };
   } finally {
-    process.off('SIGINT', onInterrupt);
+    release();
   }
 }
 

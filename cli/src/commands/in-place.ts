@@ -1,5 +1,6 @@
 import { stopsAll } from '../each';
 import { CliError, EXIT } from '../errors';
+import { endedBy, whileInterruptible } from '../interrupt';
 import type { ApiRequest, ApiResponse, Client } from '../http/client';
 import { platformMessage } from '../http/client';
 import { terminalText } from '../output/terminal';
@@ -71,18 +72,16 @@ export function guardInPlace(
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     return { state: 'refused', error: new CliError(`no copy of ${there} can be written (${reason}), so it was not changed`, EXIT.FAILED) };
   }
-  // Ctrl-C halfway must not leave the copy unsaid
-  const onInterrupt = (): void => {
+  // Ctrl-C (or SIGTERM: a CI job canceled) halfway must not leave the copy unsaid
+  const release = whileInterruptible((signal) =>
     process.stderr.write(
       terminalText(
-        `\nnap: interrupted while updating ${what} in place: it may be changed in part; its copy as it was is ${backup} (\`nap import ${singular} ${backup} --replace\` makes it that again)\n`,
+        `\nnap: ${endedBy(signal)} while updating ${what} in place: it may be changed in part; its copy as it was is ${backup} (\`nap import ${singular} ${backup} --replace\` makes it that again)\n`,
         false,
       ),
-    );
-    process.exit(130);
-  };
-  process.once('SIGINT', onInterrupt);
-  return { backup, release: () => process.off('SIGINT', onInterrupt) };
+    ),
+  );
+  return { backup, release };
 }
 
 /**

@@ -3,14 +3,16 @@ import { createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ARCHIVABLE_JOB_STATUSES, JOB_ARCHIVE_STATES } from '@nap/contracts/dist/job-archive-states';
 import { triggerKind } from '@nap/contracts/dist/trigger-kinds';
 import type { Colors } from 'picocolors/types';
 import type { Context } from '../context';
 import { confirmOrStop } from '../confirm';
 import { formatDuration, parseDuration, parseMoment } from '../duration';
-import { CliError, EXIT, usage } from '../errors';
+import { CliError, EXIT, UnreachableError, usage } from '../errors';
 import type { ExitCode } from '../errors';
+import { endedBy, whileInterruptible } from '../interrupt';
 import { parseVars, readData } from '../files';
 import { loadEventsourceParser } from '../lazy';
 import type { ApiRequest, Client, Query } from '../http/client';
@@ -39,8 +41,20 @@ export function exitCodeOf(status: string | undefined): ExitCode {
 
 const TERMINAL = new Set(['complete', 'error', 'canceled']);
 
+/** A job the platform does not have, said as `nap get` says a missing document: by its id, with where to look. */
+function jobNotFound(client: Client, id: string): CliError {
+  return new CliError(
+    `job "${id}" not found on ${client.url}; \`nap jobs list\` lists them (a finished job may have been moved into an archive: \`nap jobs archives\`)`,
+    EXIT.FAILED,
+  );
+}
+
+/** The job as the platform answers it; a job it does not have is {@link jobNotFound}. */
 export async function getJob(client: Client, id: string): Promise<Doc> {
-  const res = await client.request({ method: 'GET', path: pathOf('/operations-manager/jobs/:jobId', { jobId: id }) });
+  const req = { method: 'GET', path: pathOf('/operations-manager/jobs/:jobId', { jobId: id }) } as const;
+  const res = await client.send(req);
+  if (res.status === 404 && platformMessage(res.body).code === 'JOB_NOT_FOUND') throw jobNotFound(client, id);
+  if (res.status >= 400) throw client.failure(req, res);
   const job = unwrap(res.body);
   if (!isDoc(job)) throw new CliError(`GET /operations-manager/jobs/${id} answered no job`, EXIT.FAILED);
   return job;
@@ -191,16 +205,39 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         break;
     }
   };
-  // Ctrl-C stops following, not the job: say how to go on
-  const onInterrupt = (): void => {
+  // Ctrl-C (or a CI job canceled: SIGTERM) stops following, not the job: say how to go on
+  const release = whileInterruptible((signal) =>
     ctx.note(
-      `\nnap: interrupted; job ${jobId} goes on running: \`nap jobs watch ${jobId}\` follows it, \`nap jobs cancel ${jobId}\` stops it`,
-    );
-    process.exit(130);
+      `\nnap: ${endedBy(signal)}; job ${jobId} goes on running: \`nap jobs watch ${jobId}\` follows it, \`nap jobs cancel ${jobId}\` stops it`,
+    ),
+  );
+  /** When the platform stopped answering (a restart, a failover), while it has not answered again. */
+  let lostAt: number | undefined;
+  /**
+   * The platform does not answer after it did (its stream opened once): a restart or a failover,
+   * which the job outlives. Said once; asked again after a pause, for {@link RECONNECT_FOR_MS}
+   * (within `--timeout`), then given up naming the job to follow again.
+   */
+  const lost = async (err: CliError): Promise<void> => {
+    if (snapshot === undefined) throw err;
+    const now = Date.now();
+    if (lostAt === undefined) {
+      lostAt = now;
+      const reason = err instanceof UnreachableError ? err.reason : `it answered ${err.status ?? '?'}`;
+      say(`${time(now)} ${c.yellow('lost the platform')} (${reason}); nap follows the job again when it answers`);
+    }
+    if (now - lostAt >= RECONNECT_FOR_MS)
+      throw new CliError(
+        `${err.message} (for ${formatDuration(now - lostAt)}); job ${jobId} may still be running there: \`nap jobs watch ${jobId}\` follows it again once the platform answers`,
+        EXIT.UNREACHABLE,
+        { cause: err },
+      );
+    await pause(Math.min(1000 * 2 ** Math.floor((now - lostAt) / 10_000), 10_000), controller.signal);
   };
-  process.once('SIGINT', onInterrupt);
+  /** Streams in a row that ended within {@link STEADY_STREAM_MS} without the job ending: a loop that gets nowhere. */
+  let quickEnds = 0;
   try {
-    for (let attempt = 0; !ended; attempt += 1) {
+    while (!ended) {
       const queue: { event: string; data: Doc; id?: string }[] = [];
       const parser = createParser({
         onEvent: (e) => {
@@ -222,8 +259,20 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         });
       } catch (err) {
         if (controller.signal.aborted) break;
+        if (isOutage(err)) {
+          await lost(err);
+          continue;
+        }
+        // a job the platform does not have is said as every command says it (the read names it)
+        if (err instanceof CliError && err.exitCode === EXIT.FAILED && snapshot === undefined) await getJob(client, jobId);
         throw err;
       }
+      if (lostAt !== undefined) {
+        say(`${time(Date.now())} the platform answers again, after ${formatDuration(Date.now() - lostAt)}`);
+        lostAt = undefined;
+      }
+      const opened = Date.now();
+      let dropped: unknown;
       const decoder = new TextDecoder();
       try {
         for await (const chunk of res.body ?? []) {
@@ -237,35 +286,103 @@ export async function followJob(ctx: Context, client: Client, jobId: string, opt
         }
       } catch (err) {
         if (controller.signal.aborted) break;
-        if (attempt >= 5)
-          throw new CliError(
-            `the event stream of job ${jobId} on ${client.url} keeps dropping: ${(err as Error).message}`,
-            EXIT.UNREACHABLE,
-          );
+        dropped = err;
       } finally {
         await res.body?.cancel().catch(() => undefined);
       }
-      if (!ended) {
-        // the stream closed: the job may have ended between two events; ask, and say what it did
-        // since the last event seen as the snapshot of a stream opened again would say it
-        const job = await getJob(client, jobId);
-        if (TERMINAL.has(String(job.status))) await onEvent('snapshot', job);
-        else if (attempt >= 20) throw new CliError(`the event stream of job ${jobId} on ${client.url} keeps closing`, EXIT.UNREACHABLE);
+      if (ended) break;
+      // a stream that lasted is a load balancer's limit, which may cut every stream of a long job
+      quickEnds = Date.now() - opened >= STEADY_STREAM_MS ? 0 : quickEnds + 1;
+      if (quickEnds > QUICK_ENDS_LIMIT) {
+        const how = dropped === undefined ? 'keeps closing' : `keeps dropping: ${(dropped as Error).message}`;
+        throw new CliError(`the event stream of job ${jobId} on ${client.url} ${how}`, EXIT.UNREACHABLE);
       }
+      // the stream closed: the job may have ended between two events; ask, and say what it did
+      // since the last event seen as the snapshot of a stream opened again would say it
+      let job: Doc;
+      try {
+        job = await getJob(client, jobId);
+      } catch (err) {
+        if (controller.signal.aborted) break;
+        if (!isOutage(err)) throw err;
+        await lost(err);
+        continue;
+      }
+      if (TERMINAL.has(String(job.status))) await onEvent('snapshot', job);
+      else if (quickEnds > 1) await pause(Math.min(250 * 2 ** (quickEnds - 2), 5_000), controller.signal);
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    process.off('SIGINT', onInterrupt);
+    release();
   }
-  const job = await getJob(client, jobId);
+  let job: Doc;
+  try {
+    job = await getJob(client, jobId);
+  } catch (err) {
+    // --timeout passed while the platform was away: how the job stands is not known
+    if (!isOutage(err)) throw err;
+    throw new CliError(
+      `${err.message}; job ${jobId} may still be running there: \`nap jobs watch ${jobId}\` follows it again once the platform answers`,
+      EXIT.UNREACHABLE,
+      { cause: err },
+    );
+  }
   const status = String(job.status);
   if (!TERMINAL.has(status) && deadline !== undefined) {
-    throw new CliError(
+    throw new JobStillRunning(
+      job,
       `job ${jobId} is still ${status} after ${formatDuration(opts.timeoutMs ?? 0)} (--timeout); \`nap jobs watch ${jobId}\` follows it`,
-      EXIT.STILL_RUNNING,
     );
   }
   return { job, code: exitCodeOf(status) };
+}
+
+/** How long `--follow` and `jobs watch` keep asking a platform that stopped answering (a restart, a failover) before they give up (exit 6). */
+const RECONNECT_FOR_MS = 5 * 60_000;
+/** An event stream open this long is one that worked (a load balancer cut it), not one of a loop that gets nowhere. */
+const STEADY_STREAM_MS = 5_000;
+/** Streams in a row that end sooner than {@link STEADY_STREAM_MS}, without the job ending, before nap gives up (exit 6). */
+const QUICK_ENDS_LIMIT = 10;
+
+/**
+ * A failure a platform that restarts gives: not reached (or a proxy that cannot reach it), or the
+ * platform's own 503 or 504 (a service of it not answering yet).
+ */
+function isOutage(err: unknown): err is CliError {
+  return err instanceof UnreachableError || (err instanceof CliError && (err.status === 503 || err.status === 504));
+}
+
+/** Waits `ms`, or less when `signal` aborts (the `--timeout` of a follow). */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal }).catch(() => undefined);
+}
+
+/** A job followed past `--timeout` (exit 3), with the job as it was then. */
+class JobStillRunning extends CliError {
+  constructor(
+    readonly job: Doc,
+    message: string,
+  ) {
+    super(message, EXIT.STILL_RUNNING);
+  }
+}
+
+/**
+ * Follows a job ({@link followJob}) and prints how it ended: `job <id> complete in 3s`, or the job
+ * with `-o json|yaml`; the exit code is the job's. Past `--timeout`, `-o json|yaml` prints the job
+ * as it stands (a later step reads its `_id` to cancel or follow it) before the error, exit 3.
+ */
+async function followAndPrint(ctx: Context, client: Client, id: string, opts: FollowOptions): Promise<void> {
+  let outcome: { job: Doc; code: ExitCode };
+  try {
+    outcome = await followJob(ctx, client, id, opts);
+  } catch (err) {
+    if (err instanceof JobStillRunning && ctx.format !== 'human') ctx.out(ctx.document(err.job, ctx.format));
+    throw err;
+  }
+  const { job, code } = outcome;
+  ctx.print(job, () => `job ${id} ${statusColor(String(job.status), ctx.colors)}${durationOf(job)}`);
+  process.exitCode = code;
 }
 
 export interface RunOptions {
@@ -300,18 +417,27 @@ async function afterStart(ctx: Context, client: Client, job: Doc, opts: RunOptio
     return;
   }
   if (opts.follow === true) ctx.note(`started job ${id} (${String(job.name ?? '')})`);
-  const { job: final, code } = await followJob(ctx, client, id, {
-    progress: opts.follow === true,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  });
-  ctx.print(final, () => `job ${id} ${statusColor(String(final.status), ctx.colors)}${durationOf(final)}`);
-  process.exitCode = code;
+  await followAndPrint(ctx, client, id, { progress: opts.follow === true, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
 
 function durationOf(job: Doc): string {
   const start = field(job, 'metrics.start_time');
   const end = field(job, 'metrics.end_time');
   return typeof start === 'number' && typeof end === 'number' ? ` in ${formatDuration(end - start)}` : '';
+}
+
+/**
+ * A start that got no answer though it may have reached the platform (a timeout, a connection cut,
+ * a proxy's 502 or 504): the job may have started, and a step that simply runs again may start it
+ * twice; the message says how to look. Any other error as it is.
+ */
+function startNotKnown(err: unknown, workflow: string): unknown {
+  if (!(err instanceof UnreachableError) || !err.mayHaveReached) return err;
+  return new UnreachableError(
+    `${err.message}; whether the job started is not known: \`nap jobs list --workflow "${workflow}" --since 10m\` shows it if it did`,
+    err.reason,
+    { cause: err },
+  );
 }
 
 export async function runWorkflow(ctx: Context, name: string, opts: RunOptions): Promise<void> {
@@ -321,11 +447,12 @@ export async function runWorkflow(ctx: Context, name: string, opts: RunOptions):
   const found = await mustFind(client, workflows, name);
   const options: Doc = { variables: await jobVariables(ctx, opts) };
   if (opts.description !== undefined) options.description = opts.description;
-  const res = await client.request({
-    method: 'POST',
-    path: '/operations-manager/jobs/start',
-    json: { workflow: found.name ?? name, options },
-  });
+  const workflow = found.name ?? name;
+  const res = await client
+    .request({ method: 'POST', path: '/operations-manager/jobs/start', json: { workflow, options } })
+    .catch((err: unknown) => {
+      throw startNotKnown(err, workflow);
+    });
   const job = unwrap(res.body);
   if (!isDoc(job)) throw new CliError('POST /operations-manager/jobs/start answered no job', EXIT.FAILED);
   await afterStart(ctx, client, job, opts);
@@ -365,9 +492,13 @@ export async function runAutomation(ctx: Context, name: string, opts: RunOptions
           path: pathOf('/operations-manager/triggers/endpoint/:routeName', { routeName: String(chosen.routeName) }),
           json: formData,
         };
-  const started = await client.send(start);
+  const workflow = str(field(automation.doc, 'componentName')) ?? automation.name ?? name;
+  const started = await client.send(start).catch((err: unknown) => {
+    throw startNotKnown(err, workflow);
+  });
   if (started.status >= 400) {
     const failure = client.failure(start, started);
+    if (failure instanceof UnreachableError) throw startNotKnown(failure, workflow);
     // the trigger's schema (or form) refused the variables: say which flags give them
     if (started.status !== 400 || platformMessage(started.body).code !== 'VALIDATION_FAILED') throw failure;
     throw new CliError(
@@ -383,12 +514,7 @@ export async function runAutomation(ctx: Context, name: string, opts: RunOptions
 export async function watchJob(ctx: Context, id: string, opts: { timeout?: string; quiet?: boolean }): Promise<void> {
   const client = ctx.client();
   const timeoutMs = opts.timeout === undefined ? undefined : parseDuration(opts.timeout, '--timeout');
-  const { job, code } = await followJob(ctx, client, id, {
-    progress: opts.quiet !== true,
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-  });
-  ctx.print(job, () => `job ${id} ${statusColor(String(job.status), ctx.colors)}${durationOf(job)}`);
-  process.exitCode = code;
+  await followAndPrint(ctx, client, id, { progress: opts.quiet !== true, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
 
 const JOB_COLUMNS = (c: Colors) =>
@@ -450,7 +576,7 @@ export async function listJobs(
   if (opts.workflow !== undefined) query['equals[name]'] = opts.workflow;
   // the jobs a trigger started name it (`trigger._id`); a name several triggers carry is refused with their ids
   if (opts.trigger !== undefined) query['equals[trigger._id]'] = (await mustFind(client, findResource('triggers')!, opts.trigger)).id;
-  if (opts.since !== undefined) query['gte[metrics.start_time]'] = Date.now() - parseDuration(opts.since, '--since');
+  if (opts.since !== undefined) query['gte[metrics.start_time]'] = parseMoment(opts.since, '--since');
   const res = await client.request({ method: 'GET', path: '/operations-manager/jobs', query });
   const jobs = itemsOf(res.body);
   if (jobs.length === 0 && opts.workflow !== undefined) await workflowMustExist(client, opts.workflow);

@@ -120,8 +120,14 @@ function updateProfile(ctx: Context, profile: Profile, source: SecretSource, new
   if (source.profile !== profile.name) {
     return `${where}, which profile "${profile.name}" inherits and other profiles may share: change it there`;
   }
-  if (!writeProfileKey(source.file, source.profile, source.key, newPassword)) return `${where}: nap could not rewrite it, change it there`;
-  ctx.note(`updated the ${source.key} of profile "${profile.name}" in ${source.file}`);
+  const write = writeProfileKey(source.file, source.profile, source.key, newPassword);
+  if (!write.written) return `${where}: nap could not rewrite it, change it there`;
+  const octal = (mode: number): string => mode.toString(8).padStart(4, '0');
+  const narrowed =
+    write.readableBy === undefined
+      ? ''
+      : `, which others could read (mode ${octal(write.readableBy.mode)}): it is now ${octal(write.readableBy.now)}, only yours`;
+  ctx.note(`updated the ${source.key} of profile "${profile.name}" in ${source.file}${narrowed}`);
   return undefined;
 }
 

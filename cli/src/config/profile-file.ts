@@ -56,12 +56,17 @@ export function replaceProfileKey(text: string, profile: string, key: SecretKey,
   return undefined;
 }
 
+/** What {@link writeProfileKey} did: not written, or written with the mode it had before when that let others read it. */
+export type ProfileKeyWrite = { written: false } | { written: true; readableBy?: { mode: number; now: number } };
+
 /**
  * Writes a new value of one key of one profile into a config file, in place (a symbolic link is
- * followed, the file's mode kept, the new text renamed over the old one). False when the file does
- * not hold the key in that profile as expected; the file is then left untouched.
+ * followed, the new text renamed over the old one). The file keeps its mode, except that a secret is
+ * never written where others may read it: a file others could read (0644) becomes its owner's only
+ * (0600), and the answer says so. Not written when the file does not hold the key in that profile as
+ * expected; the file is then left untouched.
  */
-export function writeProfileKey(file: string, profile: string, key: SecretKey, value: string): boolean {
+export function writeProfileKey(file: string, profile: string, key: SecretKey, value: string): ProfileKeyWrite {
   let target: string;
   let text: string;
   let mode: number;
@@ -70,18 +75,20 @@ export function writeProfileKey(file: string, profile: string, key: SecretKey, v
     text = readFileSync(target, 'utf8');
     mode = statSync(target).mode & 0o777;
   } catch {
-    return false;
+    return { written: false };
   }
   const next = replaceProfileKey(text, profile, key, value);
-  if (next === undefined) return false;
+  if (next === undefined) return { written: false };
+  const kept = mode & 0o700;
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, next, { mode });
-    chmodSync(tmp, mode);
+    // exclusive: never through a file or link already at that name
+    writeFileSync(tmp, next, { mode: kept, flag: 'wx' });
+    chmodSync(tmp, kept);
     renameSync(tmp, target);
-    return true;
+    return kept === mode ? { written: true } : { written: true, readableBy: { mode, now: kept } };
   } catch {
     rmSync(tmp, { force: true });
-    return false;
+    return { written: false };
   }
 }

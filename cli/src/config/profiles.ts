@@ -183,13 +183,21 @@ function baseUrlOf(section: Section, setting: Setting): string {
   const fromUrl = nonEmpty(section.url) !== undefined;
   const url = nonEmpty(section.url) ?? (nonEmpty(section.host)?.includes('://') === true ? section.host : undefined);
   if (url !== undefined) {
+    let parsed: URL;
     try {
-      const parsed = new URL(url);
+      parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
-      return parsed.href.replace(/\/+$/, '');
     } catch {
       throw usage(`${setting(fromUrl ? 'url' : 'host', url)} is not an http:// or https:// URL`);
     }
+    if (parsed.username !== '' || parsed.password !== '') {
+      // fetch refuses such a URL, and every message would show the password: said with it masked
+      if (parsed.password !== '') parsed.password = '****';
+      throw usage(
+        `${setting(fromUrl ? 'url' : 'host', parsed.href.replace(/\/+$/, ''))} holds credentials, which a URL cannot carry: give them as username and password (NAP_USERNAME and NAP_PASSWORD) instead`,
+      );
+    }
+    return parsed.href.replace(/\/+$/, '');
   }
   const host = nonEmpty(section.host) ?? 'localhost';
   const tls = bool(section.use_tls, true, 'use_tls', setting);

@@ -1,6 +1,6 @@
 import type { Profile } from '../config/profiles';
 import { addressOrigin, credentialsOrigin, settingHint, timeoutOrigin } from '../config/profiles';
-import { CliError, EXIT } from '../errors';
+import { CliError, EXIT, UnreachableError } from '../errors';
 import { loadUndici } from '../lazy';
 import { isDoc } from '../resources/documents';
 import { toCurl } from './curl';
@@ -124,8 +124,27 @@ export function platformMessage(body: unknown): { code?: string; message: string
     return typeof b.code === 'string' ? { code: b.code, message: text } : { message: text };
   }
   const text = typeof body === 'string' ? body.trim() : '';
+  if (/^<(!doctype\s+html|html|head|body)\b/i.test(text)) return { message: htmlSummary(text) };
   return { message: text === '' ? 'no message' : text.split('\n')[0]!.slice(0, 300) };
 }
+
+/**
+ * An HTML page (a proxy's or a load balancer's error page) as a few words: its title or first
+ * heading, never its markup: `an HTML page: "502 Bad Gateway"`.
+ */
+function htmlSummary(html: string): string {
+  const heading = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(html)?.[1];
+  const words = heading?.replace(/\s+/g, ' ').trim().slice(0, 120);
+  return words === undefined || words === '' ? 'an HTML page' : `an HTML page: "${words}"`;
+}
+
+/** Whether an answer is NAP's own error (`{ code, message }`), not that of something in front of it. */
+function isPlatformError(body: unknown): boolean {
+  return isDoc(body) && typeof body.code === 'string';
+}
+
+/** Statuses a proxy or load balancer answers for a platform behind it that is down or slow. */
+const GATEWAY_STATUS: Record<number, string> = { 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -137,6 +156,9 @@ const NETWORK_CODES: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
   UND_ERR_SOCKET: 'connection closed',
 };
+
+/** Network failures before any connection was made: the request cannot have reached the platform. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 function causeCode(err: unknown): string | undefined {
   let current: unknown = err;
@@ -269,16 +291,51 @@ export class Client {
     this.cache.set(renewed, this.token, undefined);
   }
 
-  /** The error a failed answer means: 401/403 exit 5, others exit 1, with the platform's message. */
+  /**
+   * The error a failed answer means: 401/403 exit 5; a 502, 503 or 504 that is not the platform's
+   * own error (a proxy's page) exit 6, as an unreachable platform; others exit 1, with the
+   * platform's message.
+   */
   failure(req: Pick<ApiRequest, 'method' | 'path'>, res: ApiResponse): CliError {
     const { code, message } = platformMessage(res.body);
     const route = `${req.method} ${req.path.split('?')[0]}`;
     const label = code === undefined ? `${res.status}` : `${res.status} ${code}`;
     if (res.status === 401) {
-      return new CliError(`${this.url} refused the credentials of ${credentialsOrigin(this.profile)} (${label}: ${message})`, EXIT.AUTH);
+      return new CliError(
+        `${this.url} refused the credentials of ${credentialsOrigin(this.profile)} (${label}: ${message})${this.tokenHint()}`,
+        EXIT.AUTH,
+      );
     }
     if (res.status === 403) return new CliError(`${route}: not allowed (${label}: ${message})`, EXIT.AUTH);
-    return new CliError(`${route} failed: ${message} (${label})`, EXIT.FAILED);
+    const gateway = GATEWAY_STATUS[res.status];
+    if (gateway !== undefined && !isPlatformError(res.body)) {
+      // not NAP's answer (its errors carry a code): a proxy that cannot reach the platform behind it
+      return new UnreachableError(
+        `${this.url} answered ${res.status} ${gateway} to ${route} (${message}): that is a proxy or load balancer, not the platform, and it cannot reach the platform behind it; is the platform running?`,
+        `a proxy answered ${res.status} ${gateway}`,
+      );
+    }
+    if (res.status === 404 && !isPlatformError(res.body)) {
+      // NAP answers an unknown route with its own 404 (NOT_FOUND): this is another server
+      return new CliError(
+        `${route} failed: ${this.url} answered 404 without the platform's error (${message}): is it a NAP platform, and ${addressOrigin(this.profile)}`,
+        EXIT.FAILED,
+      );
+    }
+    return new CliError(`${route} failed: ${message} (${label})`, EXIT.FAILED, { status: res.status });
+  }
+
+  /**
+   * What to do about a token refused (expired, or its session ended): nap logs in again by itself
+   * only with a password or a client secret, so "log in again" means a new token or those instead.
+   */
+  private tokenHint(): string {
+    if (this.profile.token === undefined) return '';
+    const variable = this.profile.variables?.token;
+    if (variable === 'NAP_TOKEN')
+      return '; nap never renews a token: set NAP_TOKEN to a new one, or unset it and set NAP_USERNAME and NAP_PASSWORD (or NAP_CLIENT_ID and NAP_CLIENT_SECRET) for nap to log in by itself';
+    const where = variable === undefined ? `profile "${this.profile.name}"` : variable;
+    return `; nap never renews a token: put a new one in ${where}, or give the profile username and password (or client_id and client_secret) instead of a token for nap to log in by itself`;
   }
 
   private async raw(req: ApiRequest): Promise<Response> {
@@ -367,9 +424,9 @@ export class Client {
     if (name === 'TimeoutError' || (name === 'AbortError' && req.signal?.aborted !== true)) {
       const limitMs = timeoutOf(this.profile.timeoutMs, req);
       const whose = limitMs === this.profile.timeoutMs ? timeoutOrigin(this.profile) : 'what a device operation may take';
-      return new CliError(
+      return new UnreachableError(
         `${this.url} did not answer ${req.method} ${req.path.split('?')[0]} within ${limitMs / 1000} s (${whose})`,
-        EXIT.UNREACHABLE,
+        `no answer within ${limitMs / 1000} s`,
         { cause: err },
       );
     }
@@ -382,11 +439,10 @@ export class Client {
       );
     }
     const what = code === undefined ? String((err as Error).message ?? err) : (NETWORK_CODES[code] ?? code);
-    return new CliError(
-      `cannot reach ${this.url} (${what}): is the platform running, and ${addressOrigin(this.profile)}`,
-      EXIT.UNREACHABLE,
-      { cause: err },
-    );
+    return new UnreachableError(`cannot reach ${this.url} (${what}): is the platform running, and ${addressOrigin(this.profile)}`, what, {
+      cause: err,
+      mayHaveReached: code === undefined || !NOT_CONNECTED.has(code),
+    });
   }
 
   private fetcher(insecure: boolean): Promise<{ fetch: FetchFn; dispatcher?: object }> {

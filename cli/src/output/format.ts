@@ -54,14 +54,14 @@ export function cell(value: unknown): string {
   return escapeUnprintable(String(value).replace(/\s*\n\s*/g, ' '));
 }
 
-/** The narrowest a column is cut to when a table is wider than the terminal. */
+/** The narrowest a column is cut to when a table is wider than the terminal, in columns. */
 const MIN_CUT_WIDTH = 12;
 
 /**
  * Rows as an aligned, borderless table (kubectl's look); colour never changes the alignment.
  * With `width` (the terminal's, given only when stdout is one), a table wider than it has its
  * widest free-text columns ({@link Column.prose}: descriptions) cut, each cut cell ending in `…`,
- * down to {@link MIN_CUT_WIDTH} characters: a long description no longer folds every row over
+ * down to {@link MIN_CUT_WIDTH} columns: a long description no longer folds every row over
  * several lines. Ids, names and states are never cut (people copy them into the next command), and
  * without `width` (a pipe, a file) every value is whole.
  */
@@ -109,12 +109,43 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[], c: C
     .join('\n')}\n`;
 }
 
-/** Characters a cell takes on a terminal (code points: a cell's text holds no colour yet). */
-function widthOf(text: string): number {
+/** East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth.txt), which a terminal shows in two columns. */
+const WIDE =
+  /[\u1100-\u115F\u2329\u232A\u2E80-\u303E\u3041-\u3247\u3250-\u4DBF\u4E00-\uA4C6\uA960-\uA97C\uAC00-\uD7A3\uF900-\uFAFF\uFE10-\uFE19\uFE30-\uFE6B\uFF01-\uFF60\uFFE0-\uFFE6\u{1B000}-\u{1B001}\u{1F200}-\u{1F251}\u{20000}-\u{3FFFD}]/u;
+/** An emoji shown as a picture (two columns): one of emoji presentation, or any pictograph asked for as one (U+FE0F), or a flag. */
+const EMOJI = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|\p{Regional_Indicator}{2}/u;
+/** What takes no column of its own: combining marks (variation selectors among them), zero-width spaces and joiners. */
+const ZERO_WIDTH = /^(?:[\p{Mn}\p{Me}\u200B\u200C\u2060]|\u200D)+$/u;
+
+let graphemes: Intl.Segmenter | undefined;
+
+/** The columns one grapheme (what a person sees as one character) takes on a terminal: 0, 1 or 2. */
+function graphemeWidth(grapheme: string): number {
+  if (ZERO_WIDTH.test(grapheme)) return 0;
+  if (EMOJI.test(grapheme) || WIDE.test(String.fromCodePoint(grapheme.codePointAt(0)!))) return 2;
+  return 1;
+}
+
+/** The graphemes of `text`, each with the columns it takes. */
+function* cells(text: string): Generator<[string, number]> {
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  for (const { segment } of graphemes.segment(text)) yield [segment, graphemeWidth(segment)];
+}
+
+/**
+ * The columns `text` takes on a terminal, as the table renderer measures them: two for each CJK
+ * character and emoji, none for a combining mark (a cell's text holds no colour yet). Counting code
+ * points instead made a table of Japanese descriptions twice as wide as the terminal it was cut for.
+ */
+export function displayWidth(text: string): number {
+  // most cells are ASCII: one column a character
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let n = 0;
-  for (const _ of text) n += 1;
+  for (const [, width] of cells(text)) n += width;
   return n;
 }
+
+const widthOf = displayWidth;
 
 /**
  * The widest each column may be so that a line fits in `width` (two spaces between columns): the
@@ -142,10 +173,21 @@ export function columnLimits(
   return limits.map((limit, i) => (limit >= widths[i]! ? Infinity : limit));
 }
 
-/** `text` cut to `limit` terminal characters, its last one `…` when anything was cut (never a text already coloured). */
+/**
+ * `text` cut to `limit` terminal columns, its last one `…` when anything was cut (never a text
+ * already coloured); a wide character that would straddle the limit is left out whole, and a
+ * grapheme (an accented letter, a flag, a family emoji) is never split.
+ */
 function cut(text: string, limit: number): string {
   if (widthOf(text) <= limit || text.includes('\u001b')) return text;
-  return `${[...text].slice(0, Math.max(0, limit - 1)).join('')}…`;
+  let kept = '';
+  let used = 0;
+  for (const [grapheme, width] of cells(text)) {
+    if (used + width > limit - 1) break;
+    kept += grapheme;
+    used += width;
+  }
+  return `${kept}…`;
 }
 
 /** A size for people: `512 B`, `3.4 KiB`, `12 MiB`, `1.5 GiB` (powers of 1024). */

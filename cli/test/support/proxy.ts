@@ -23,6 +23,11 @@ export interface Proxy {
   port: number;
   /** Every request, in order. */
   seen: SeenRequest[];
+  /**
+   * The platform behind goes away (true: every connection open is cut, and each new one is closed
+   * at once, as a restart or a failover looks from the client) or comes back (false).
+   */
+  setDown(down: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -83,7 +88,12 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   };
+  let down = false;
   server.on('connection', (socket) => {
+    if (down) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -91,6 +101,10 @@ export async function startProxy(target: string, options: ProxyOptions = {}): Pr
   return {
     port: (server.address() as AddressInfo).port,
     seen,
+    setDown: (value) => {
+      down = value;
+      if (value) for (const socket of sockets) socket.destroy();
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
