@@ -33,6 +33,14 @@ export interface MopContext {
 export type TemplateRunSettings = Pick<MopContext, 'engine' | 'ruleOptions' | 'deviceConcurrency'>;
 
 /**
+ * The run settings of one request: the context's, with the request's `deadline` (epoch ms) in the
+ * rule options, so that the patterns of a run its caller no longer waits for are not started.
+ */
+export function runSettings(svc: TemplateRunSettings, deadline: number): TemplateRunSettings {
+  return { engine: svc.engine, deviceConcurrency: svc.deviceConcurrency, ruleOptions: { ...svc.ruleOptions, deadline } };
+}
+
+/**
  * Runs a command template (or the commands at `commandIndexes`) on devices: sends the commands
  * through `run` (devices in parallel, at most `deviceConcurrency` at once; the commands of one device
  * in order), then evaluates the rules on what each device answered.

@@ -113,6 +113,17 @@ describe('commands on lab devices', () => {
     const windowed = await http('POST', '/mop/deviceObjects', { substring: '-1', options: { start: 1, limit: 2 } });
     expect((windowed.body as { name: string }[]).map((d) => d.name)).toEqual(['ios-1', 'junos-1']);
   });
+
+  it('names body.options.filter, where the caller wrote it, when a device filter is refused', async () => {
+    const res = await http('POST', '/mop/deviceObjects', { options: { filter: { gw_password: 'guess' } } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', details: [{ member: 'body.options.filter' }] },
+    });
+    expect((res.body as { message: string }).message).toContain('gw_password');
+    const byOs = await http('POST', '/mop/deviceObjects', { options: { filter: { gw_network_os: 'cisco_ios' } } });
+    expect(byOs.status).toBe(200);
+  });
 });
 
 describe('templates on lab devices', () => {

@@ -35,6 +35,25 @@ describe('the regular expression worker pool', () => {
     }
   });
 
+  it('does not start the patterns of a batch whose deadline passed: each says it was not run', async () => {
+    const pool = createRegexPool({ size: 1, jobTimeoutMs: 300 });
+    try {
+      await pool.run(['warm'], [{ pattern: 'w', flags: '', input: 0, mode: 'test' }]);
+      const catastrophic = { pattern: '(a+)+$', flags: '', input: 0, mode: 'test' } as const;
+      // the first pattern holds the worker to the limit; the deadline passes meanwhile
+      const out = await pool.run([`${'a'.repeat(40)}!`], [catastrophic, catastrophic, catastrophic, catastrophic], Date.now() + 150);
+      expect(out[0]).toMatchObject({ ok: false, timedOut: true });
+      for (const rest of out.slice(1))
+        expect(rest).toEqual({ ok: false, error: "the pattern was not run: the request's deadline passed while it waited for a worker" });
+      expect(pool.replaced).toBe(1);
+      // without a deadline every one runs to the limit
+      const all = await pool.run([`${'a'.repeat(40)}!`], [catastrophic, catastrophic]);
+      expect(all).toEqual([expect.objectContaining({ timedOut: true }), expect.objectContaining({ timedOut: true })]);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('runs many batches at once across its workers while one is stuck', async () => {
     const pool = createRegexPool({ size: 2, jobTimeoutMs: 500 });
     try {

@@ -182,6 +182,36 @@ describe('command templates', () => {
     expect((await http('POST', '/mop/export', { options: { name: 'nothing here' } })).status).toBe(404);
   });
 
+  it('imports the same template many times at once, each under a name of its own', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => http('POST', '/mop/import', { template: { name: 'burst', commands: [] } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const names = answers.map((a) => (a.body as Stored).name).sort();
+    expect(new Set(names).size).toBe(16);
+    expect(names).toContain('burst');
+    expect(names).toContain('burst (15)');
+  });
+
+  it('imports only what its create takes: a malformed template is refused naming its member, and nothing is stored', async () => {
+    const commands = await http('POST', '/mop/import', { template: { name: 'malformed import', commands: 'show version' } });
+    expect(commands).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_FAILED', details: [{ member: 'body.template.commands' }] },
+    });
+    const command = await http('POST', '/mop/import', { template: { name: 'malformed import', commands: [{ command: 5 }] } });
+    expect(command).toMatchObject({ status: 400, body: { details: [{ member: 'body.template.commands[0].command' }] } });
+    const pairs = await http('POST', '/mop/import', { template: { name: 'malformed import', prepostCommands: [1] }, type: 'analytic' });
+    expect(pairs).toMatchObject({ status: 400, body: { details: [{ member: 'body.template.prepostCommands[0]' }] } });
+    expect((await http('GET', '/mop/listATemplate/malformed import')).body).toEqual([]);
+    expect((await http('GET', '/mop/listAnAnalyticTemplate/malformed import')).body).toEqual([]);
+    // the members the service replaces are not its to check: another platform's stamps do not refuse an import
+    const foreign = await http('POST', '/mop/import', {
+      template: { _id: 'x', name: 'foreign stamps', created: '2024-01-01T00:00:00Z', createdBy: { username: 'a' }, commands: [] },
+    });
+    expect(foreign).toMatchObject({ status: 200, body: { name: 'foreign stamps', createdBy: 'admin' } });
+  });
+
   it('creates each fixture command template through HTTP and lists it unchanged with GET /mop/listTemplates', async () => {
     const { templates, missing } = fixtureTemplates();
     if (missing !== undefined) {
@@ -322,6 +352,30 @@ describe('analytic templates', () => {
     expect((await http('GET', '/mop/runs/nope')).body).toMatchObject({ code: 'MOP_RUN_NOT_FOUND' });
     const bad = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'slow-pattern', pre: {}, post: result('x') });
     expect(bad).toMatchObject({ status: 422, body: { code: 'MOP_ANALYTIC_INPUT_INVALID' } });
+  });
+
+  it('refuses pre and post that hold no result at all rather than passing with nothing compared, and keeps no run', async () => {
+    await http('POST', '/mop/createAnalyticTemplate', {
+      template: {
+        name: 'empty-sides',
+        prepostCommands: [{ preRawCommand: 'show x', postRawCommand: 'show x', rules: [{ type: 'matches', rule: 'x' }] }],
+      },
+    });
+    const empty = { name: 't', all_pass_flag: true, result: true, commands_results: [] };
+    const res = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'empty-sides', pre: empty, post: empty });
+    expect(res).toMatchObject({
+      status: 422,
+      body: {
+        code: 'MOP_ANALYTIC_INPUT_INVALID',
+        details: [{ member: 'body.pre.commands_results' }, { member: 'body.post.commands_results' }],
+      },
+    });
+    expect((res.body as { message: string }).message).toContain('nothing to compare');
+    expect((await http('GET', '/mop/runs?template=empty-sides')).body).toMatchObject({ total: 0 });
+    // one side with a device still compares, and fails naming what pre lacks
+    const post = { commands_results: [{ raw: 'show x', evaluated: 'show x', device: 'r1', response: 'x' }] };
+    const one = await http('POST', '/mop/runAnalyticsTemplate', { analytic_template_name: 'empty-sides', pre: empty, post });
+    expect(one).toMatchObject({ status: 200, body: { result: false, commands_results: [{ device: 'r1', result: false }] } });
   });
 });
 

@@ -107,6 +107,35 @@ describeWithPython('the Python template worker pool', () => {
     }
   });
 
+  it('drops a request still waiting for a worker when its caller stops waiting, and never runs it', async () => {
+    const r = createTemplateRenderer(config({ timeoutMs: 1_500 }));
+    try {
+      expect(await render(r, 'warm')).toBe('warm');
+      // the one worker holds a runaway loop until the time limit; the requests behind it wait
+      const runaway = failure(render(r, RUNAWAY));
+      const started = Date.now();
+      const abandoned = failure(
+        r.renderJinja({ template: RUNAWAY, context: {}, profile: 'templateBuilder', subject: 'Template "gone"', deadline: started + 200 }),
+      );
+      const waiting = r.renderJinja({
+        template: 'next {{ n }}',
+        context: { n: 1 },
+        profile: 'templateBuilder',
+        subject: 'Template "next"',
+        deadline: started + 60_000,
+      });
+      expect(await runaway).toMatchObject({ code: 'TEMPLATE_TIMEOUT' });
+      const dropped = await abandoned;
+      expect(dropped).toMatchObject({ code: 'TIMEOUT', status: 504 });
+      expect(dropped.message).toContain('Template "gone" waited for a free template worker');
+      // the abandoned loop was not run: no second worker was killed at the time limit for it
+      expect(await waiting).toBe('next 1');
+      expect(r.pool.restarts).toBe(1);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('answers 503 for the request a dying worker held, restarts it, and renders again', async () => {
     const r = createTemplateRenderer(config({ timeoutMs: 20_000 }));
     try {

@@ -296,6 +296,40 @@ describe('transformation routes', () => {
     });
   });
 
+  it('answers 400 naming the incoming whose schema cannot check a value, rather than failing inside, when asked to validate', async () => {
+    const assign = { location: 'incoming', name: 'a', ptr: '' };
+    for (const [name, schema, cause] of [
+      ['unresolved ref', { $ref: 'http://127.0.0.1:9/elsewhere.json' }, "can't resolve reference"],
+      ['bad pattern', { type: 'string', pattern: '(' }, 'Invalid regular expression'],
+    ] as const) {
+      const created = await platform.http('POST', '/transformations', {
+        token: admin,
+        body: {
+          name,
+          incoming: [{ $id: 'a', ...schema }],
+          outgoing: [{ $id: 'b' }],
+          steps: [{ id: 1, type: 'assign', from: assign, to: { location: 'outgoing', name: 'b', ptr: '' } }],
+        },
+      });
+      expect(created.status).toBe(200);
+      const run = await platform.http('POST', `/transformations/${encodeURIComponent(name)}`, {
+        token: admin,
+        body: { incoming: { a: 'x' }, options: { validateIncoming: true } },
+      });
+      expect(run).toMatchObject({
+        status: 400,
+        body: { code: 'TRANSFORMATION_INVALID', details: [{ code: 'INCOMING_SCHEMA_INVALID', path: '/incoming/0' }] },
+      });
+      expect((run.body as { message: string }).message).toContain(cause);
+      // without the check it runs
+      const unchecked = await platform.http('POST', `/transformations/${encodeURIComponent(name)}`, {
+        token: admin,
+        body: { incoming: { a: 'x' } },
+      });
+      expect(unchecked).toMatchObject({ status: 200, body: { b: 'x' } });
+    }
+  });
+
   it('lists, reads, replaces and deletes', async () => {
     const list = await platform.http('GET', '/transformations?equals=upper-site', { token: admin });
     expect(list.body).toMatchObject({ total: 1, items: [{ _id: id, name: 'upper-site' }] });

@@ -78,7 +78,13 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
    * Runs `jobs` (patterns over `inputs`) from the `from`-th on, into `outcomes`; answers where the
    * next run starts: after the culprit of a worker that had to be replaced, or at the end.
    */
-  function runFrom(inputs: readonly string[], jobs: readonly RegexJob[], from: number, outcomes: RegexOutcome[]): Promise<number> {
+  function runFrom(
+    inputs: readonly string[],
+    jobs: readonly RegexJob[],
+    from: number,
+    outcomes: RegexOutcome[],
+    deadline: number | undefined,
+  ): Promise<number> {
     let answered = 0;
     const record = (answer: RegexAnswer): void => {
       outcomes[from + answer.index] = answer.ok ? { ok: true, value: answer.value } : { ok: false, error: answer.error };
@@ -89,7 +95,8 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
       return jobs.length;
     };
     // the rest of a batch whose worker was replaced goes before the batches that came after it
-    return pool.run({ inputs, jobs: from === 0 ? jobs : jobs.slice(from) }, { onProgress: record, first: from > 0 }).then(
+    const runOptions = { onProgress: record, first: from > 0, ...(deadline === undefined ? {} : { deadline }) };
+    return pool.run({ inputs, jobs: from === 0 ? jobs : jobs.slice(from) }, runOptions).then(
       (outcome) => {
         const culprit = from + answered;
         switch (outcome.kind) {
@@ -106,7 +113,8 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
             // the worker failed outside any one pattern (it could not take the batch): the rest fails with it
             return failRest(outcome.message);
           case 'expired':
-            return failRest('the batch was not run');
+            // the request stopped waiting before a worker was free: nobody would read the outcome
+            return failRest("the pattern was not run: the request's deadline passed while it waited for a worker");
         }
       },
       (err: unknown) => failRest(isWorkerPoolClosed(err) ? 'the service is stopping' : errorMessage(err)),
@@ -119,11 +127,11 @@ export function createRegexPool(options: RegexPoolOptions = {}): RegexPool {
     get replaced() {
       return pool.replaced;
     },
-    run(inputs, jobs) {
+    run(inputs, jobs, deadline) {
       if (closed) return Promise.reject(new Error('The regular expression pool is closed'));
       const outcomes = new Array<RegexOutcome>(jobs.length);
       const next = (from: number): RegexOutcome[] | Promise<RegexOutcome[]> =>
-        from < jobs.length ? runFrom(inputs, jobs, from, outcomes).then(next) : outcomes;
+        from < jobs.length ? runFrom(inputs, jobs, from, outcomes, deadline).then(next) : outcomes;
       return Promise.resolve(next(0));
     },
     async close() {

@@ -157,7 +157,7 @@ export async function evaluateAnalyticRules(
     jobs.push(...p.planned.jobs);
     return at;
   });
-  const outcomes = jobs.length > 0 ? await engine.run([input.pre, input.post], jobs) : [];
+  const outcomes = jobs.length > 0 ? await engine.run([input.pre, input.post], jobs, options.deadline) : [];
   const rules = plans.map((p, i): AnalyticRuleResult => {
     const verdict = p.planned.finish(outcomes.slice(offsets[i], (offsets[i] as number) + p.planned.jobs.length));
     const out: AnalyticRuleResult = {

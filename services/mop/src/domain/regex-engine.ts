@@ -23,9 +23,13 @@ export type RegexValue = boolean | string | null | string[];
 
 export type RegexOutcome = { ok: true; value: RegexValue } | { ok: false; error: string; timedOut?: boolean };
 
-/** Runs batches of jobs over shared input texts; one outcome per job, in order. Never rejects for a bad pattern. */
+/**
+ * Runs batches of jobs over shared input texts; one outcome per job, in order. Never rejects for a bad
+ * pattern. `deadline` (epoch ms): when the caller stops waiting; jobs not started by then are not run
+ * (each answers a failure saying so), so that a run nobody waits for does not go on holding workers.
+ */
 export interface RegexEngine {
-  run(inputs: readonly string[], jobs: readonly RegexJob[]): Promise<RegexOutcome[]>;
+  run(inputs: readonly string[], jobs: readonly RegexJob[], deadline?: number): Promise<RegexOutcome[]>;
 }
 
 /**

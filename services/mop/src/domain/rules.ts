@@ -20,6 +20,8 @@ export const COMPARATORS = ['=', '==', '!=', '<', '>', '<=', '>=', '%'] as const
 export interface RuleOptions {
   /** Message of a job that ran out of time, for example `the pattern ran longer than 1000 ms`. */
   describeTimeout?: (error: string) => string;
+  /** Epoch ms after which the request no longer waits: patterns not started by then are not run. */
+  deadline?: number;
 }
 
 /** A rule prepared for evaluation: regex jobs to run, then a function that reads their outcomes. */
@@ -278,7 +280,7 @@ export async function evaluateRules(
     jobs.push(...p.planned.jobs);
     return at;
   });
-  const outcomes = jobs.length > 0 ? await engine.run([input.response], jobs) : [];
+  const outcomes = jobs.length > 0 ? await engine.run([input.response], jobs, options.deadline) : [];
   const rules = plans.map((p, i): RuleResult => {
     const verdict = p.planned.finish(outcomes.slice(offsets[i], (offsets[i] as number) + p.planned.jobs.length));
     const out: RuleResult = {

@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
-import { keepRun, runTemplate } from '../context';
+import { keepRun, runSettings, runTemplate } from '../context';
 import type { MopContext } from '../context';
 import { runAnalyticTemplate, sideTemplate } from '../domain/analytic';
 
@@ -15,9 +15,10 @@ export function runAnalyticsTemplateDevices(svc: MopContext): Handler<'mop.runAn
     const variables = input.body.variables ?? {};
     assertSecretTextWithin(variables, 'body.variables');
     const run = commandRunner(ctx);
-    const pre = await runTemplate(svc, run, sideTemplate(template, 'pre'), devices, variables);
-    const post = await runTemplate(svc, run, sideTemplate(template, 'post'), devices, variables);
-    const output = await runAnalyticTemplate(template, pre, post, variables, svc.engine, svc.ruleOptions);
+    const settings = runSettings(svc, ctx.deadline);
+    const pre = await runTemplate(settings, run, sideTemplate(template, 'pre'), devices, variables);
+    const post = await runTemplate(settings, run, sideTemplate(template, 'post'), devices, variables);
+    const output = await runAnalyticTemplate(template, pre, post, variables, settings.engine, settings.ruleOptions);
     return keepRun(svc, ctx, { kind: 'analytic', template: template.name, devices, variables, started, output });
   };
 }

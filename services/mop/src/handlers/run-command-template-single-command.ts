@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { AppError, assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
-import { keepRun, runTemplate } from '../context';
+import { keepRun, runSettings, runTemplate } from '../context';
 import type { MopContext } from '../context';
 
 /** `POST /mop/RunCommandTemplateSingleCommand`: command `commandIndex` of a template (by id or name) on devices. */
@@ -20,7 +20,7 @@ export function runCommandTemplateSingleCommand(svc: MopContext): Handler<'mop.R
     }
     const variables = input.body.variables ?? {};
     assertSecretTextWithin(variables, 'body.variables');
-    const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables, [commandIndex]);
+    const output = await runTemplate(runSettings(svc, ctx.deadline), commandRunner(ctx), template, devices, variables, [commandIndex]);
     return keepRun(svc, ctx, { kind: 'command', template: template.name, devices, variables, started, output });
   };
 }

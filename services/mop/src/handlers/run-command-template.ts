@@ -1,7 +1,7 @@
 import type { Handler } from '@nap/bus';
 import { assertNoMisspelledBody, assertSecretTextWithin } from '@nap/contracts';
 import { commandRunner } from '../clients/device-gateway';
-import { keepRun, runTemplate } from '../context';
+import { keepRun, runSettings, runTemplate } from '../context';
 import type { MopContext } from '../context';
 
 /** `POST /mop/RunCommandTemplate`: every command of a template on devices; the run is kept in the history. */
@@ -13,7 +13,7 @@ export function runCommandTemplate(svc: MopContext): Handler<'mop.RunCommandTemp
     const { devices } = input.body;
     const variables = input.body.variables ?? {};
     assertSecretTextWithin(variables, 'body.variables');
-    const output = await runTemplate(svc, commandRunner(ctx), template, devices, variables);
+    const output = await runTemplate(runSettings(svc, ctx.deadline), commandRunner(ctx), template, devices, variables);
     return keepRun(svc, ctx, { kind: 'command', template: template.name, devices, variables, started, output });
   };
 }

@@ -5,12 +5,16 @@ import { escapeRegex, nextFreeName } from '../domain/names';
 import { COLLECTIONS } from './collections';
 import { setOwn } from '@nap/util';
 
+/** Names an import tries before it gives up (409): as many imports of one name may land at once. */
+const IMPORT_ATTEMPTS = 64;
+
 /** Which kind of template a repository holds. */
 export type TemplateKind = 'template' | 'analytic';
 
 /**
  * A template as stored: a document with a name and the authorship the service sets. Everything else
- * is stored as given (an import takes any document with a name), so it is typed only by its name.
+ * is stored as given (an import of an earlier release took any document with a name), so it is typed
+ * only by its name.
  */
 export type StoredTemplate = Doc & { name: string };
 
@@ -182,8 +186,8 @@ export class TemplateRepository<T extends { name: string }> {
   }
 
   /**
-   * A stored template typed by its schema, to run it. One that does not match (an import stores any
-   * document with a name) answers 400 `VALIDATION_FAILED` naming the members at fault.
+   * A stored template typed by its schema, to run it. One that does not match (an import of an earlier
+   * release stored any document with a name) answers 400 `VALIDATION_FAILED` naming the members at fault.
    */
   checked(doc: StoredTemplate): T {
     return this.check(doc, `${this.label} "${doc.name}"`);
@@ -206,9 +210,13 @@ export class TemplateRepository<T extends { name: string }> {
     });
   }
 
-  /** Stores an exported template; a taken name becomes `name (n)` with the next free n. */
+  /**
+   * Stores an exported template; a taken name becomes `name (n)` with the next free n. An attempt
+   * fails only when another import took that name in between, so that many imports of one name at
+   * once each land within {@link IMPORT_ATTEMPTS}.
+   */
   async import(doc: Readonly<Record<string, unknown>> & { name: string }, username: string): Promise<StoredTemplate> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < IMPORT_ATTEMPTS; attempt++) {
       const similar = await this.collection.find(
         { name: { $regex: `^${escapeRegex(doc.name)}( \\(\\d+\\))?$` } },
         { projection: { name: 1 } },

@@ -54,8 +54,11 @@ export interface TemplatePool {
    * `TEMPLATE_TIMEOUT` (422) when the request ran longer than the limit (its worker is killed and
    * replaced) and `TEMPLATE_RENDERER_UNAVAILABLE` (503) when no worker can take it: Python or a
    * module is missing, the worker died with the request, the queue is full, the pool is closing.
+   * `deadline` (epoch ms): when the caller stops waiting. A request still waiting for a worker then
+   * is rejected with `TIMEOUT` (504) and never run, so that work nobody waits for does not hold the
+   * workers while the requests behind it wait.
    */
-  request(req: WorkerRequest, subject: string): Promise<WorkerReply>;
+  request(req: WorkerRequest, subject: string, deadline?: number): Promise<WorkerReply>;
   /** Workers started to replace one that died or was killed, since the pool was created. */
   readonly restarts: number;
   /** Versions the workers reported (`python`, `jinja2`, `textfsm`), once one has started. */
@@ -90,6 +93,8 @@ interface Job {
   subject: string;
   /** The secrets of what the request carries, masked in what the worker says while it works on it. */
   secrets: FoundSecrets;
+  /** Epoch ms after which the caller no longer waits; the job is then dropped unless a worker has it. */
+  deadline?: number;
   resolve(reply: WorkerReply): void;
   reject(err: AppError): void;
 }
@@ -345,7 +350,25 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     }
   }
 
+  /** Rejects (and takes out of the queue) the waiting jobs whose caller no longer waits. */
+  function dropExpired(): void {
+    const now = Date.now();
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const job = queue[i] as Job;
+      if (job.deadline === undefined || job.deadline > now) continue;
+      queue.splice(i, 1);
+      job.reject(
+        new AppError(
+          'TIMEOUT',
+          `${job.subject} waited for a free template worker until its request's deadline passed, and was not run: ` +
+            `all ${options.size} workers (NAP_TEMPLATE_WORKERS) were busy`,
+        ),
+      );
+    }
+  }
+
   function dispatch(): void {
+    dropExpired();
     for (const worker of workers) {
       if (queue.length === 0) return;
       if (!worker.ready || worker.gone || worker.job !== undefined) continue;
@@ -393,20 +416,23 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     get versions() {
       return versions;
     },
-    request(req, subject) {
+    request(req, subject, deadline) {
       if (closed) return Promise.reject(unavailable('The template renderer is stopping'));
       if (down !== undefined) {
         if (Date.now() < down.until) return Promise.reject(unavailable(down.reason));
         down = undefined;
         failedStarts = 0;
       }
+      dropExpired();
       if (queue.length >= options.maxQueue)
         return Promise.reject(unavailable(`The template renderer is busy: ${queue.length} requests wait for a worker; try again`));
       replenish();
       started = true;
       return new Promise<WorkerReply>((resolve, reject) => {
         const id = nextId++;
-        queue.push({ id, line: `${JSON.stringify({ id, ...req })}\n`, subject, secrets: requestSecrets(req), resolve, reject });
+        const job: Job = { id, line: `${JSON.stringify({ id, ...req })}\n`, subject, secrets: requestSecrets(req), resolve, reject };
+        if (deadline !== undefined) job.deadline = deadline;
+        queue.push(job);
         dispatch();
       });
     },

@@ -81,9 +81,15 @@ export interface TemplateRenderer {
    * Throws `TEMPLATE_RENDER_FAILED` (422; details: `kind`, `line`, `missing`), `TEMPLATE_SANDBOX_VIOLATION`
    * (400), `TEMPLATE_OUTPUT_TOO_LARGE` (422), `TEMPLATE_TIMEOUT` (422), `TEMPLATE_RENDERER_UNAVAILABLE` (503).
    */
-  renderJinja(input: { template: string; context: Record<string, unknown>; profile: JinjaProfile; subject: string }): Promise<string>;
+  renderJinja(input: {
+    template: string;
+    context: Record<string, unknown>;
+    profile: JinjaProfile;
+    subject: string;
+    deadline?: number;
+  }): Promise<string>;
   /** Parses `text` with a TextFSM template (`ParseTextToDicts`). Throws `TEMPLATE_PARSE_FAILED` (422) and the pool's errors. */
-  parseTextFsm(input: { template: string; text: string; subject: string }): Promise<TextFsmRecord[]>;
+  parseTextFsm(input: { template: string; text: string; subject: string; deadline?: number }): Promise<TextFsmRecord[]>;
   /** A round trip through a worker that does nothing: the baseline of the benchmark. */
   echo(value: unknown): Promise<unknown>;
   /** The pool (restarts, versions, and killing workers in tests). */
@@ -175,21 +181,21 @@ export function createTemplateRenderer(config: TemplateRendererConfig, logger?: 
     ...(logger === undefined ? {} : { logger }),
   });
 
-  async function run(req: WorkerRequest, subject: string): Promise<unknown> {
-    const reply: WorkerReply = await pool.request(req, subject);
+  async function run(req: WorkerRequest, subject: string, deadline?: number): Promise<unknown> {
+    const reply: WorkerReply = await pool.request(req, subject, deadline);
     if (!reply.ok) throw describe(subject, reply.error, config);
     return reply.value;
   }
 
   return {
     pool,
-    async renderJinja({ template, context, profile, subject }) {
-      const value = await run({ op: 'render', template, context, profile }, subject);
+    async renderJinja({ template, context, profile, subject, deadline }) {
+      const value = await run({ op: 'render', template, context, profile }, subject, deadline);
       if (typeof value !== 'string') throw new AppError('INTERNAL', 'A template worker answered a render with something other than text');
       return value;
     },
-    async parseTextFsm({ template, text, subject }) {
-      const value = await run({ op: 'parse', template, text }, subject);
+    async parseTextFsm({ template, text, subject, deadline }) {
+      const value = await run({ op: 'parse', template, text }, subject, deadline);
       if (!Array.isArray(value) || !value.every((record) => isValid(textFsmRecordSchema, record))) {
         throw new AppError('INTERNAL', 'A template worker answered a parse with something other than records');
       }

@@ -13,13 +13,24 @@ import { keepableId } from './documents';
  * rolled back at the next start. Pure: the rules of those steps; the handlers run them.
  */
 
+/**
+ * How the original platform shows a project, kept as an export brings it so that it exports the same
+ * again: its picture (a data URL), its colour and its number there. Nothing here reads them.
+ */
+export interface ProjectLook {
+  thumbnail?: string;
+  backgroundColor?: string;
+  iid?: number;
+}
+
 /** A stored project: the project, and while an import runs, the components stored so far (its journal). */
-export type ProjectRecord = Project & {
-  /** Set while the import runs; a project left in this state by a crash is rolled back at the next start. */
-  importing?: { startedAt: number };
-  /** Set while components are added to it (project-components.ts): how to undo what was written so far. */
-  changing?: ChangingJournal;
-};
+export type ProjectRecord = Project &
+  ProjectLook & {
+    /** Set while the import runs; a project left in this state by a crash is rolled back at the next start. */
+    importing?: { startedAt: number };
+    /** Set while components are added to it (project-components.ts): how to undo what was written so far. */
+    changing?: ChangingJournal;
+  };
 
 /** How to undo one document written while components are added: rename it back, or (a copy) delete it. */
 export interface UndoStep {
@@ -157,10 +168,13 @@ export function refuseUnsupported(components: readonly ProjectComponent[], kinds
 
 /**
  * The components of project `projectId` as they will be stored, in the order of creation. 400
- * `VALIDATION_FAILED` for a component without a name, or two of one type with the same name.
+ * `VALIDATION_FAILED` for a component without a name, two of one type with the same name, or two
+ * with the same iid (the folders and the component routes name a component by its iid: a second
+ * one could be neither shown nor removed on its own).
  */
 export function planComponents(projectId: string, components: readonly ProjectComponent[]): PlannedComponent[] {
   const seen = new Map<string, number>();
+  const iids = new Map<number, number>();
   const planned = components.map((component, index) => {
     const name = typeof component.document.name === 'string' ? component.document.name : '';
     const member = `body.project.components[${index}].document`;
@@ -168,13 +182,23 @@ export function planComponents(projectId: string, components: readonly ProjectCo
       throw new AppError('VALIDATION_FAILED', `${member}.name is required`, {
         details: [{ member: `${member}.name`, message: 'is required' }],
       });
+    const sameIid = iids.get(component.iid);
+    if (sameIid !== undefined)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `body.project.components[${sameIid}] and body.project.components[${index}] both have iid ${component.iid}; each component needs its own iid`,
+        { details: [{ member: `body.project.components[${index}].iid`, message: `duplicate iid ${component.iid}` }] },
+      );
+    iids.set(component.iid, index);
     const storedName = memberName(projectId, name);
     const key = `${component.type}\u0000${storedName}`;
     const other = seen.get(key);
     if (other !== undefined)
-      throw new AppError('VALIDATION_FAILED', `components ${other} and ${index} are both ${component.type} "${name}"`, {
-        details: [{ member, message: 'duplicate component name' }],
-      });
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `body.project.components[${other}] and body.project.components[${index}] are both ${component.type} "${name}"; names are unique per type`,
+        { details: [{ member: `${member}.name`, message: `duplicate ${component.type} name "${name}"` }] },
+      );
     seen.set(key, index);
     const doc: Record<string, unknown> = { ...component.document, name: storedName };
     // a workflow exported without its _id keeps the component reference as its id, so links by id survive
@@ -207,12 +231,25 @@ export async function forComponent<T>(p: Pick<PlannedComponent, 'component' | 'n
   }
 }
 
-/** The record of a project whose import starts now: no component yet, `importing` since `startedAtMs` (epoch ms). */
+/** The members of {@link ProjectLook} `project` brings, of their types; others are not the project's to keep. */
+function lookOf(project: Readonly<Record<string, unknown>>): ProjectLook {
+  const look: ProjectLook = {};
+  if (typeof project.thumbnail === 'string') look.thumbnail = project.thumbnail;
+  if (typeof project.backgroundColor === 'string') look.backgroundColor = project.backgroundColor;
+  if (Number.isSafeInteger(project.iid)) look.iid = project.iid as number;
+  return look;
+}
+
+/**
+ * The record of a project whose import starts now: no component yet, `importing` since `startedAtMs`
+ * (epoch ms); its look ({@link ProjectLook}) as the export brings it.
+ */
 export function importingRecord(id: string, project: ExportedProject, by: string, at: string, startedAtMs: number): ProjectRecord {
   return {
     _id: id,
     name: project.name,
     description: project.description ?? '',
+    ...lookOf(project),
     folders: project.folders ?? [],
     components: [],
     created: at,
@@ -242,15 +279,23 @@ export function finishedProject(record: ProjectRecord): Project {
 }
 
 /**
+ * 400 `VALIDATION_FAILED` naming `member` when a project's name is blanks only: a project needs a
+ * name people can read, whether it is created, imported or renamed.
+ */
+export function refuseBlankProjectName(name: string, member: string): void {
+  if (name.trim() === '')
+    throw new AppError('VALIDATION_FAILED', `${member} must be a non-empty name: a project needs one`, {
+      details: [{ member, message: 'must not be blank' }],
+    });
+}
+
+/**
  * The project `record` becomes with `changes` (PATCH): the members given replace theirs, the others
  * stay; stamped by `by` at `at`. A name of blanks only is 400 `VALIDATION_FAILED` naming `body.name`.
  * The components keep their stored names: those carry the project's id, not its name.
  */
 export function changedProject(record: ProjectRecord, changes: UpdateProjectBody, by: string, at: string): ProjectRecord {
-  if (changes.name !== undefined && changes.name.trim() === '')
-    throw new AppError('VALIDATION_FAILED', 'body.name must be a non-empty name: a project needs one', {
-      details: [{ member: 'body.name', message: 'must not be blank' }],
-    });
+  if (changes.name !== undefined) refuseBlankProjectName(changes.name, 'body.name');
   return {
     ...record,
     ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -279,6 +324,32 @@ export function exportedComponent(
     folder: c.folder ?? '/',
     document,
   };
+}
+
+/**
+ * 409 `CONFLICT` when two of `exported` are of one type and name: a member renamed through its own
+ * route to the plain name another member has in the project (`x` beside `@<project _id>: x`). Such an
+ * export would not import again (an import stores both as `@<project _id>: x`), so it is refused
+ * naming both, and what to do, rather than answered for a later import to refuse.
+ */
+export function assertExportedNamesUnique(project: Pick<ProjectRecord, 'name'>, exported: readonly ProjectComponent[]): void {
+  const seen = new Map<string, ProjectComponent>();
+  for (const c of exported) {
+    const name = String(c.document.name);
+    const key = `${c.type}\u0000${name}`;
+    const other = seen.get(key);
+    if (other === undefined) {
+      seen.set(key, c);
+      continue;
+    }
+    throw new AppError(
+      'CONFLICT',
+      `Project "${project.name}" cannot be exported: components ${other.iid} and ${c.iid} are both ${c.type} "${name}" ` +
+        '(one was renamed through its own route to the name the other has in the project), and an import needs names unique per type; ' +
+        'rename one of them and export again',
+      { details: { components: [other, c].map((x) => ({ iid: x.iid, type: x.type, name })) } },
+    );
+  }
 }
 
 // Components as they stand now. A project holds its components by reference (the stable id each

@@ -1,3 +1,4 @@
+import { memberName, projectOf } from '@nap/contracts';
 import type { WorkflowDocument } from '@nap/contracts';
 import { isRecord } from '@nap/util';
 
@@ -30,18 +31,32 @@ function pointersOf(task: Record<string, unknown>, kind: ReferenceKind): unknown
 }
 
 /**
+ * Kinds whose plain name, written in a project member, means that project's member of the name first
+ * (a childJob's workflow, a TemplateBuilder template: `candidateNames` of `@nap/contracts`).
+ */
+const PROJECT_SCOPED: ReadonlySet<ReferenceKind> = new Set(['workflow', 'template']);
+
+/**
  * Ids of the tasks of `workflow` that refer to a document known by any of `targets` (its id and
- * name), for the given kinds of document.
+ * name), for the given kinds of document. A member of a project that names a workflow or template
+ * by its plain name refers to its own project's member of that name (`@<project id>: <name>`), as
+ * the run resolves it: the projects were written that way.
  */
 export function referringTasks(
-  workflow: Pick<WorkflowDocument, 'tasks'>,
+  workflow: Pick<WorkflowDocument, 'tasks'> & { name?: string },
   targets: ReadonlySet<string>,
   kinds: readonly ReferenceKind[],
 ): string[] {
+  const project = typeof workflow.name === 'string' ? projectOf(workflow.name) : undefined;
+  const names = (value: unknown, kind: ReferenceKind): boolean => {
+    if (typeof value !== 'string') return false;
+    if (targets.has(value)) return true;
+    return project !== undefined && PROJECT_SCOPED.has(kind) && projectOf(value) === undefined && targets.has(memberName(project, value));
+  };
   const found: string[] = [];
   for (const [id, task] of Object.entries(workflow.tasks)) {
     if (!isRecord(task)) continue;
-    if (kinds.some((kind) => pointersOf(task, kind).some((value) => typeof value === 'string' && targets.has(value)))) found.push(id);
+    if (kinds.some((kind) => pointersOf(task, kind).some((value) => names(value, kind)))) found.push(id);
   }
   return found;
 }

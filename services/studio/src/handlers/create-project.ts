@@ -2,6 +2,7 @@ import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { stampOf } from '../context';
 import type { StudioContext } from '../context';
+import { refuseBlankProjectName } from '../domain/projects';
 import type { ProjectRecord } from '../domain/projects';
 import { addPlanned, answer, planAdd } from '../steps/project-components';
 
@@ -13,10 +14,7 @@ import { addPlanned, answer, planAdd } from '../steps/project-components';
 export function createProject(svc: StudioContext): Handler<'studio.createProject'> {
   return async (input, ctx) => {
     const { name, description = '', components = [] } = input.body;
-    if (name.trim() === '')
-      throw new AppError('VALIDATION_FAILED', 'body.name must be a non-empty name: a project needs one', {
-        details: [{ member: 'body.name', message: 'must not be blank' }],
-      });
+    refuseBlankProjectName(name, 'body.name');
     if ((await svc.projects.findByName(name)) !== null) throw new AppError('PROJECT_ALREADY_EXISTS', `A project named "${name}" exists`);
     const stamp = stampOf(svc, input.caller);
     const record: ProjectRecord = {

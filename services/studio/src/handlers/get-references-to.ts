@@ -18,7 +18,9 @@ async function aliases<T extends NamedDoc>(repo: NamedDocuments<T>, target: stri
 /**
  * `GET /automation-studio/references-to?target=&type=`: the workflows (that the caller may see) and
  * component groups that refer to a document, by id or name. A target that is the id of a stored
- * workflow, template or form also matches its name, since tasks refer to those by name.
+ * workflow, template or form also matches its name, since tasks refer to those by name, and the
+ * name of a transformation matches its id, since tasks refer to it by id (tr_id); a project
+ * member is also referred to by the plain name its project's members call it by.
  */
 export function getReferencesTo(svc: StudioContext): Handler<'studio.getReferencesTo'> {
   return async (input) => {
@@ -28,6 +30,8 @@ export function getReferencesTo(svc: StudioContext): Handler<'studio.getReferenc
     const lookups: Promise<string[]>[] = [];
     if (kinds.includes('workflow')) lookups.push(aliases(svc.workflows, target));
     if (kinds.includes('template')) lookups.push(aliases(svc.templates, target));
+    // tasks name a transformation by its id (tr_id): a target that is its name finds them too
+    if (kinds.includes('transformation')) lookups.push(aliases(svc.transformations, target));
     if (kinds.includes('form')) lookups.push(aliases(svc.forms, target));
     for (const names of await Promise.all(lookups)) for (const n of names) targets.add(n);
 

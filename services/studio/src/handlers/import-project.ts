@@ -9,6 +9,7 @@ import {
   kindOf,
   planComponents,
   projectIdOf,
+  refuseBlankProjectName,
   refuseUnsupported,
   storedComponent,
 } from '../domain/projects';
@@ -23,6 +24,7 @@ export function importProject(svc: StudioContext): Handler<'studio.importProject
     const { project } = input.body;
     const { caller } = input;
     const kinds = componentKinds(svc);
+    refuseBlankProjectName(project.name, 'body.project.name');
     const id = projectIdOf(project, svc.newId());
     refuseUnsupported(project.components, kinds);
     if ((await svc.projects.findById(id)) !== null)

@@ -14,6 +14,7 @@ export function renderJinjaTemplate(svc: StudioContext): Handler<'studio.renderJ
       context: input.body.context,
       profile: 'templateBuilder',
       subject: `Template "${template.name}"`,
+      deadline: ctx.deadline,
     });
     return { renderedTemplate };
   };

@@ -3,8 +3,10 @@ import type { StudioContext } from '../context';
 
 /** Bus-only `studio.renderJinjaText`: a Jinja2 text rendered for another service (gateway-devices' device templates). */
 export function renderJinjaText(svc: StudioContext): Handler<'studio.renderJinjaText'> {
-  return async (input) => {
+  return async (input, ctx) => {
     const { template, context, profile, label } = input.body;
-    return { rendered: await svc.renderer.renderJinja({ template, context, profile, subject: label ?? 'The template' }) };
+    return {
+      rendered: await svc.renderer.renderJinja({ template, context, profile, subject: label ?? 'The template', deadline: ctx.deadline }),
+    };
   };
 }

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '@nap/contracts';
 import { errorMessage } from '@nap/util';
 import type { StepRef } from './errors';
-import { LimitError, MethodError, limitExceeded, stepFailed } from './errors';
+import { LimitError, MethodError, invalidTransformation, limitExceeded, stepFailed } from './errors';
 import type { ArgAssign, Gate, NodeContext, NodePlan, OutAssign, ScopePlan, Source, TransformationPlan } from './plan';
 import type { RegexOp, RegexRunner } from './regex';
 import type { Obj } from './values';
@@ -254,7 +254,7 @@ function defaultOf(schema: Obj | undefined): unknown {
  * data: an object keyed by outgoing $id in the order of the outgoing schemas (members nothing was
  * assigned to are left out), or with `extractOutput` and one outgoing schema its bare value (null
  * when unassigned). Throws AppError: TRANSFORMATION_INCOMING_INVALID, TRANSFORMATION_STEP_FAILED,
- * TRANSFORMATION_LIMIT_EXCEEDED.
+ * TRANSFORMATION_LIMIT_EXCEEDED, and TRANSFORMATION_INVALID when an incoming schema cannot be compiled to check a value.
  */
 export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, options: RunOptions, deps: RunDeps): unknown {
   const limits: RunLimits = { ...DEFAULT_LIMITS, ...(deps.limits ?? {}) };
@@ -264,7 +264,19 @@ export function runTransformationPlan(plan: TransformationPlan, incoming: Obj, o
     let value = Object.hasOwn(incoming, id) ? incoming[id] : undefined;
     if (value === undefined && options.revertToDefaultValue === true) value = defaultOf(root.incomingSchemas[i]);
     if (options.validateIncoming === true && value !== undefined && deps.validateIncoming) {
-      const problem = deps.validateIncoming(root.incomingSchemas[i] as Obj, value);
+      let problem: string | undefined;
+      try {
+        problem = deps.validateIncoming(root.incomingSchemas[i] as Obj, value);
+      } catch (err) {
+        // a schema that cannot be compiled (a $ref to nothing, a pattern JavaScript refuses) is the document's fault, not the run's
+        throw invalidTransformation(plan.name, [
+          {
+            code: 'INCOMING_SCHEMA_INVALID',
+            message: `the schema of incoming "${id}" cannot check a value (${errorMessage(err)}); correct it, or run without validateIncoming`,
+            path: `/incoming/${i}`,
+          },
+        ]);
+      }
       if (problem !== undefined) {
         throw new AppError('TRANSFORMATION_INCOMING_INVALID', `Incoming "${id}" of transformation "${plan.name}" ${problem}`, {
           details: [{ member: `incoming.${id}`, message: problem }],
