@@ -13,6 +13,12 @@ export const ERROR_CODES = {
   UNAUTHENTICATED: { status: 401, retryable: false, description: 'No credentials, or credentials that are wrong, expired or revoked.' },
   FORBIDDEN: { status: 403, retryable: false, description: 'The caller holds no role the operation allows.' },
   GROUP_ACCESS_DENIED: { status: 403, retryable: false, description: 'The caller is in none of the groups the resource is shared with.' },
+  ESCALATION_REFUSED: {
+    status: 403,
+    retryable: false,
+    description:
+      'A caller without the admin role would give someone (an account, a group, a role) what it may not do itself, or change an account or group that may do more than it: an administrator makes that change.',
+  },
   CROSS_SITE_REQUEST: {
     status: 403,
     retryable: false,

@@ -133,7 +133,9 @@ export const EVENT_SCHEMAS = {
         eventId('admin', 'adapter', 'adapterChanged'),
         closed(
           {
-            name: name('adapter name'),
+            name: name(
+              'adapter name, as it is (the subject carries it percent-encoded where it cannot be one token: `NSO lab 1.2` is `NSO%20lab%201%2E2`)',
+            ),
             reason: oneOf(ADAPTER_CHANGE_REASONS),
             state: str({ description: 'lifecycle state after the change' }),
           },

@@ -145,9 +145,11 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
   /**
    * The parts of a request that acts on several things (its operation's `auditEach`): one per id
    * its body lists, each with what the service said of that thing (`each`), else its kind and id.
-   * Undefined for a request on one thing.
+   * Undefined for a request on one thing, and for one whose body was refused: its list is bounded by
+   * nothing yet (a refused body of 90,000 ids is one record, not 90,000).
    */
   function partsOfEach(request: AuditedRequest, part: AuditPart | undefined): AuditPart[] | undefined {
+    if (request.locals.validated !== true) return undefined;
     const member = request.op.auditEach;
     const ids = member !== undefined && isRecord(request.locals.body) ? request.locals.body[member] : undefined;
     if (!Array.isArray(ids) || ids.length === 0) return undefined;
@@ -159,9 +161,10 @@ export function createAuditTrail(options: AuditTrailOptions): AuditTrail {
 
   /**
    * One more record per device a request runs on (its operation's `auditDevices`), each naming the
-   * device; none for a request on no device list.
+   * device; none for a request on no device list, or whose body was refused (as {@link partsOfEach}).
    */
   function deviceEntries(request: AuditedRequest, outcome: AuditEntry['outcome']): AuditEntry[] {
+    if (request.locals.validated !== true) return [];
     const member = request.op.auditDevices;
     const listed = member !== undefined && isRecord(request.locals.body) ? request.locals.body[member] : undefined;
     if (!Array.isArray(listed)) return [];

@@ -3,6 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { parse as parseCookie } from 'cookie';
 import { AppError } from '@nap/contracts';
 import type { OperationDef } from '@nap/contracts';
+import { readCredentials } from './auth/authenticator';
 
 /** Where browsers reach the platform, and which other sites' pages may act with its cookie session. */
 export interface BrowserSafetyOptions {
@@ -79,10 +80,20 @@ export function createBrowserSafety(options: BrowserSafetyOptions = {}): Browser
     return host === parsed.host;
   }
 
+  /**
+   * Whether the cookie is what will authenticate the request, read as the authenticator reads
+   * credentials: a `?token=` that holds no token (`?token=`, `?token[a]=1`), or an empty
+   * `Authorization`, leaves it to the cookie, so it must not let the request past this rule either.
+   */
   function isCookieOnly(req: IncomingMessage, queryToken: unknown): boolean {
-    if (req.headers.authorization !== undefined || queryToken !== undefined) return false;
     const cookie = req.headers.cookie;
-    return cookie !== undefined && parseCookie(cookie).token !== undefined;
+    if (cookie === undefined || parseCookie(cookie).token === undefined) return false;
+    try {
+      return readCredentials(req.headers, queryToken)?.via === 'cookie';
+    } catch {
+      // an Authorization header that is neither Bearer nor Basic: refused as such, the cookie never looked at
+      return false;
+    }
   }
 
   function refuseCrossSite(req: IncomingMessage, op: OperationDef, queryToken: unknown): AppError | undefined {

@@ -10,6 +10,11 @@ export interface RequestLocals {
   credentials?: { via: AuditAuthMethod; username?: string };
   /** The request body once read (the audit trail reads who a login names). */
   body?: unknown;
+  /**
+   * Set once the request held against its operation's schemas: only then does the audit trail
+   * record it once per id or device its body lists (bounded by the schema), never for a body refused.
+   */
+  validated?: true;
 }
 
 /** A request for a catalog operation, its route found: what each step of the pipeline reads. */

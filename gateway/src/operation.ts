@@ -14,6 +14,7 @@ import type { ErrorAnswers } from './errors';
 import { continuationOf, writeContinuedReply } from './continued-reply';
 import type { OperationExchange, RequestLocals } from './exchange';
 import { forward, writeReply } from './forward';
+import { withOAuthClientCredentials } from './oauth-client';
 import { observe } from './observe';
 import { requestIdOf } from './request-id';
 import { lookUpRoute } from './route-lookup';
@@ -135,10 +136,11 @@ async function handleOperation(parts: OperationPathParts, exchange: OperationExc
         authorize(op, caller, method);
         delete query.token;
       }
-      const body = await readBody(op, req, res);
+      const body = withOAuthClientCredentials(op, req, await readBody(op, req, res));
       locals.body = body;
       const request = { params, query, body };
       validate(op, request);
+      locals.validated = true;
       sessionCookies.checkBrowserBinding(op, req, query, body);
       const result = await forward(client, unavailable, op, req, request, locals.caller, locals.requestId, clientAddress(req), trace);
       span.setAttribute('http.response.status_code', result.status);

@@ -74,6 +74,57 @@ describe('ways in', () => {
     expect(json.body).toMatchObject({ status: 'error', code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
+  it('takes OAuth client credentials from Authorization: Basic (client_secret_basic, RFC 6749 §2.3.1), form-encoded first', async () => {
+    const tokenWith = (authorization: string, form: Record<string, string>) =>
+      fetch(`${platform.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+        body: new URLSearchParams(form).toString(),
+      });
+    const grant = { grant_type: 'client_credentials' };
+    const res = await tokenWith(basic(TEST_ADMIN.username, TEST_ADMIN.password), grant);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { access_token: string; token_type: string };
+    expect(body.token_type).toBe('Bearer');
+    expect(await platform.http('GET', '/whoami', { token: body.access_token })).toMatchObject({ status: 200, body: { username: 'admin' } });
+    // the same client id in the form is allowed; the audit trail names the account, as for the form's members
+    expect((await tokenWith(basic(TEST_ADMIN.username, TEST_ADMIN.password), { ...grant, client_id: TEST_ADMIN.username })).status).toBe(
+      200,
+    );
+    const logins = await platform.http('GET', '/audit?operation=admin.oauthToken&outcome=success&limit=2', { token: adminToken });
+    expect((logins.body as { results: unknown[] }).results).toEqual([
+      expect.objectContaining({ actor: expect.objectContaining({ username: 'admin', auth: 'oauth' }) }),
+      expect.objectContaining({ actor: expect.objectContaining({ username: 'admin', auth: 'oauth' }) }),
+    ]);
+
+    // a username holding a colon can only come this way form-encoded, as the RFC says clients send it
+    const group = await platform.http('POST', '/user-management/groups', { token: adminToken, body: { group: { name: 'oauth-basic' } } });
+    const groupId = (group.body as { data: { _id: string } }).data._id;
+    await platform.http('PUT', `/user-management/groups/${groupId}/roles`, { token: adminToken, body: { roles: ['apiread'] } });
+    const secret = 'a secret+with %25 and: colon';
+    const created = await platform.http('POST', '/user-management/accounts', {
+      token: adminToken,
+      body: { account: { username: 'svc:reports', password: secret, groups: [groupId] } },
+    });
+    expect(created.status).toBe(200);
+    const encoded = (text: string) => encodeURIComponent(text).replace(/%20/g, '+');
+    const service = await tokenWith(`Basic ${Buffer.from(`${encoded('svc:reports')}:${encoded(secret)}`).toString('base64')}`, grant);
+    expect(service.status).toBe(200);
+
+    const wrong = await tokenWith(basic(TEST_ADMIN.username, 'not-the-password'), grant);
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    // both ways alike (some libraries send both) is one client; two different secrets are refused
+    const both = { ...grant, client_id: TEST_ADMIN.username, client_secret: TEST_ADMIN.password };
+    expect((await tokenWith(basic(TEST_ADMIN.username, TEST_ADMIN.password), both)).status).toBe(200);
+    const twice = await tokenWith(basic(TEST_ADMIN.username, TEST_ADMIN.password), { ...both, client_secret: 'another-secret' });
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.client_secret' }] });
+    const other = await tokenWith(basic(TEST_ADMIN.username, TEST_ADMIN.password), { ...grant, client_id: 'someone-else' });
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.client_id' }] });
+  });
+
   it('tells the session and ends it on logout, for every gateway view of it', async () => {
     const token = await platform.login();
     const session = await platform.http('GET', '/mySession', { token });
@@ -102,6 +153,21 @@ describe('ways to fail', () => {
     const forged = `${prefix}.${Buffer.from(JSON.stringify({ ...claims, sub: 'someone-else' })).toString('base64url')}.${signature}`;
     expect((await platform.http('GET', '/whoami', { token: forged })).status).toBe(401);
     expect((await platform.http('GET', '/whoami', { headers: { authorization: 'Digest abc' } })).status).toBe(401);
+  });
+
+  it('refuses Basic credentials with an empty password as 401, audited as a refusal, never as a 400 naming a body member', async () => {
+    for (const path of ['/whoami', '/user-management/accounts']) {
+      const res = await platform.http('GET', path, { headers: { authorization: basic('admin', '') } });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ status: 'error', code: 'UNAUTHENTICATED' });
+      expect((res.body as { message: string }).message).toMatch(/password/);
+      expect(JSON.stringify(res.body)).not.toMatch(/body\.password/);
+    }
+    const audit = await platform.http('GET', '/audit?operation=admin.whoami&outcome=401&limit=5', { token: adminToken });
+    expect(audit.status).toBe(200);
+    expect((audit.body as { results: { actor: { username?: string; auth?: string } }[] }).results).toContainEqual(
+      expect.objectContaining({ actor: expect.objectContaining({ username: 'admin', auth: 'basic' }) }),
+    );
   });
 
   it('decides 401 and 403 before looking at the body', async () => {

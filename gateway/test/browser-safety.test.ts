@@ -165,6 +165,21 @@ describe('changes sent with the cookie alone', () => {
     const read = await fetch(`${platform.url}/whoami`, { headers: { cookie: `token=${token}`, origin: EVIL } });
     expect(read.status).toBe(200);
   });
+
+  it('are refused when a ?token= that holds no token rides along: the cookie is still what authenticates them', async () => {
+    // an empty token, an empty quoted one, or token[...] (an object to the query parser): the gateway authenticates the cookie
+    for (const query of ['?token=', '?token=%22%22', '?token[a]=1', '?token[]=']) {
+      const refused = await createGroup({ cookie: `token=${token}`, origin: EVIL }, `/user-management/groups${query}`);
+      expect({ query, status: refused.status, code: refused.body.code }).toEqual({ query, status: 403, code: 'CROSS_SITE_REQUEST' });
+      const sameSite = await fetch(`${platform.url}/operations-manager/jobs/some-job/pause${query}`, {
+        method: 'POST',
+        headers: { cookie: `token=${token}`, 'sec-fetch-site': 'same-site' },
+      });
+      expect({ query, status: sameSite.status }).toEqual({ query, status: 403 });
+    }
+    // an empty Authorization header is no credential either
+    expect((await createGroup({ cookie: `token=${token}`, origin: EVIL, authorization: '' })).status).toBe(403);
+  });
 });
 
 describe('security headers', () => {

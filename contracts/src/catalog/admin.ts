@@ -123,6 +123,17 @@ const KEEPS_AN_ADMINISTRATOR =
   '422 ACCOUNT_PROTECTED when the change would leave no active account with the admin role. Such changes (groups of accounts, roles and deletion of groups, deactivating and deleting accounts) run one at a time across every admin replica, so two sent together cannot both pass; ' +
   '504 TIMEOUT (retryable, nothing changed) when another one held them past the request deadline.';
 
+/**
+ * The note of every change of accounts, groups, roles and profiles a custom role may allow (`note`
+ * first, when the operation has one of its own): what such a caller may not give or change.
+ */
+function delegated(note?: string): string {
+  const rule =
+    '403 ESCALATION_REFUSED when a caller without the admin role (one whose custom roles allow this operation) would give someone what it may not do itself ' +
+    '(a built-in role, a custom role or a method, to a group, in a role, or through a group an account joins), or change an account or a group that may do more than it; profiles only an administrator changes.';
+  return note === undefined ? rule : `${note} ${rule}`;
+}
+
 /** Text people choose that shows beside a name (an account's first and last name): may be empty, one line of printable text. */
 function printableText() {
   return str({ pattern: PRINTABLE_NAME_PATTERN, description: 'one line of printable text' });
@@ -545,6 +556,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       ['account'],
     ),
     response: createdResultSchema('nap:schemas/account-created', accountRecord),
+    notes: delegated(),
   },
   {
     name: 'deleteAccount',
@@ -552,7 +564,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'DELETE', path: '/user-management/accounts/:accountId' },
     roles: ADMIN,
     response: acknowledgement(),
-    notes: `422 ACCOUNT_PROTECTED for the caller's own account. ${KEEPS_AN_ADMINISTRATOR}`,
+    notes: delegated(`422 ACCOUNT_PROTECTED for the caller's own account. ${KEEPS_AN_ADMINISTRATOR}`),
   },
   {
     name: 'getAccount',
@@ -595,7 +607,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: obj({ groups: strings({ uniqueItems: true, description: "group ids; replaces the account's groups" }) }, ['groups']),
     response: accountRecord,
-    notes: KEEPS_AN_ADMINISTRATOR,
+    notes: delegated(KEEPS_AN_ADMINISTRATOR),
   },
   {
     name: 'setAccountPassword',
@@ -613,6 +625,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       ['password'],
     ),
     response: acknowledgement(),
+    notes: delegated(),
   },
   {
     name: 'updateAccount',
@@ -624,7 +637,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       description: 'members to change; an inactive account cannot log in and its sessions end',
     }),
     response: accountRecord,
-    notes: `inactive: true: ${KEEPS_AN_ADMINISTRATOR}`,
+    notes: delegated(`inactive: true: ${KEEPS_AN_ADMINISTRATOR}`),
   },
   {
     name: 'unlockAccount',
@@ -657,9 +670,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     response: acknowledgement(),
     addition: true,
-    notes:
+    notes: delegated(
       'Every token of the account is refused from now on, on every gateway; the account may log in again. ' +
-      'Basic credentials are not sessions: change the password (which also ends the sessions) or make the account inactive.',
+        'Basic credentials are not sessions: change the password (which also ends the sessions) or make the account inactive.',
+    ),
   },
   {
     name: 'endAccountSession',
@@ -668,7 +682,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     response: acknowledgement(),
     addition: true,
-    notes: 'sessionId is the reference GET …/sessions answers; 404 SESSION_NOT_FOUND when the account has no live session of it.',
+    notes: delegated(
+      'sessionId is the reference GET …/sessions answers; 404 SESSION_NOT_FOUND when the account has no live session of it.',
+    ),
   },
   // groups
   {
@@ -702,10 +718,11 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
         description: "the created group (the spec's example shows a prebuilt descriptor here)",
       }),
     ),
-    notes:
+    notes: delegated(
       '"No other member" applies to the top level; other members of group (description, roles, assignedRoles: custom roles by roleId, 400 naming the member when one does not exist) are accepted. ' +
-      '400 VALIDATION_FAILED naming body.group.name when the name is only whitespace, holds a control, line-separator or bidirectional formatting character (the message names it as U+XXXX), begins or ends with whitespace, or is longer than 256 characters; ' +
-      '409 GROUP_ALREADY_EXISTS also for a name that differs from an existing one only in letter case.',
+        '400 VALIDATION_FAILED naming body.group.name when the name is only whitespace, holds a control, line-separator or bidirectional formatting character (the message names it as U+XXXX), begins or ends with whitespace, or is longer than 256 characters; ' +
+        '409 GROUP_ALREADY_EXISTS also for a name that differs from an existing one only in letter case.',
+    ),
   },
   {
     name: 'deleteGroup',
@@ -713,7 +730,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'DELETE', path: '/user-management/groups/:groupId' },
     roles: ADMIN,
     response: acknowledgement(),
-    notes: KEEPS_AN_ADMINISTRATOR,
+    notes: delegated(KEEPS_AN_ADMINISTRATOR),
   },
   {
     name: 'getGroup',
@@ -773,9 +790,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     ),
     response: createdResultSchema('nap:schemas/authorization-group-created', groupRecord),
     addition: true,
-    notes:
+    notes: delegated(
       'As POST /user-management/groups, answered 200 { status: Created, message, data: the group } as ipctl checks it. ' +
-      '400 VALIDATION_FAILED naming body.group.inactive when it is true, body.group.memberOf when it is not empty, body.group.assignedRoles when a roleId names no custom role; 409 GROUP_ALREADY_EXISTS for a name taken whatever its letter case.',
+        '400 VALIDATION_FAILED naming body.group.inactive when it is true, body.group.memberOf when it is not empty, body.group.assignedRoles when a roleId names no custom role; 409 GROUP_ALREADY_EXISTS for a name taken whatever its letter case.',
+    ),
   },
   {
     name: 'deleteAuthorizationGroup',
@@ -784,7 +802,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     response: acknowledgement(),
     addition: true,
-    notes: KEEPS_AN_ADMINISTRATOR,
+    notes: delegated(KEEPS_AN_ADMINISTRATOR),
   },
   {
     name: 'setGroupAssignedRoles',
@@ -796,9 +814,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     ]),
     response: groupRecord,
     addition: true,
-    notes:
+    notes: delegated(
       'The members of the group may then call the operations those roles allow, at their next request on every gateway. ' +
-      '400 VALIDATION_FAILED naming body.assignedRoles[i].roleId when it names no custom role (a built-in role is given with PUT …/roles).',
+        '400 VALIDATION_FAILED naming body.assignedRoles[i].roleId when it names no custom role (a built-in role is given with PUT …/roles).',
+    ),
   },
   {
     name: 'setGroupRoles',
@@ -807,7 +826,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: obj({ roles: arr(oneOf(ROLE_NAMES), { uniqueItems: true, description: "replaces the group's roles" }) }, ['roles']),
     response: groupRecord,
-    notes: KEEPS_AN_ADMINISTRATOR,
+    notes: delegated(KEEPS_AN_ADMINISTRATOR),
   },
   {
     name: 'getAssignableRoles',
@@ -845,10 +864,11 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     body: closed({ role: closed(roleMembers, ['name']) }, ['role']),
     response: createdResultSchema('nap:schemas/role-created', roleRecord),
     addition: true,
-    notes:
+    notes: delegated(
       `Answered 200 { status: Created, message, data: the role }, as ipctl's role create and import check it (an export posted back as it is). ${ROLE_NOTES} ` +
-      '400 VALIDATION_FAILED naming body.role.allowedMethods[i] when NAP has no such method (or it is public, or any signed-in caller may call it), body.role.provenance when it is not Custom, body.role.name when it is only whitespace or has whitespace at either end; ' +
-      '409 ROLE_ALREADY_EXISTS for a name taken by a custom or built-in role, whatever its letter case.',
+        '400 VALIDATION_FAILED naming body.role.allowedMethods[i] when NAP has no such method (or it is public, or any signed-in caller may call it), body.role.provenance when it is not Custom, body.role.name when it is only whitespace or has whitespace at either end; ' +
+        '409 ROLE_ALREADY_EXISTS for a name taken by a custom or built-in role, whatever its letter case.',
+    ),
   },
   {
     name: 'updateRole',
@@ -858,9 +878,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     body: closed({ role: closed(roleMembers) }, ['role']),
     response: roleRecord,
     addition: true,
-    notes:
+    notes: delegated(
       'The members given replace those of the role; the others stay. The members of the groups given the role may call what it allows now at their next request, on every gateway. ' +
-      '404 ROLE_NOT_FOUND; 409 ROLE_BUILT_IN for a built-in role; otherwise as POST /authorization/roles.',
+        '404 ROLE_NOT_FOUND; 409 ROLE_BUILT_IN for a built-in role; otherwise as POST /authorization/roles.',
+    ),
   },
   {
     name: 'deleteRole',
@@ -1358,7 +1379,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     body: profileBody(['id']),
     response: profileRecord,
-    notes: 'Body { properties: <profile> } with at least id; the server fills every member left out with its default. Created inactive.',
+    notes: delegated(
+      'Body { properties: <profile> } with at least id; the server fills every member left out with its default. Created inactive.',
+    ),
   },
   {
     name: 'deleteProfile',
@@ -1366,7 +1389,7 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     http: { method: 'DELETE', path: '/profiles/:id' },
     roles: ADMIN,
     response: acknowledgement(),
-    notes: '409 PROFILE_ACTIVE for the active profile.',
+    notes: delegated('409 PROFILE_ACTIVE for the active profile.'),
   },
   {
     name: 'exportProfile',
@@ -1423,9 +1446,10 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
       { minProperties: 1, maxProperties: 1 },
     ),
     response: profileRecord,
-    notes:
+    notes: delegated(
       'Body { profile: <an exported profile> }, or { properties: <the profile> } as ipctl sends it (the members of its profile struct: launchDelay and launchTimeout at the top level, uiProps and applicationProps with empty strings); one of them, not both. ' +
-      'Defaults fill what it lacks; created inactive. A token still ******** is refused.',
+        'Defaults fill what it lacks; created inactive. A token still ******** is refused.',
+    ),
   },
   {
     name: 'switchActiveProfile',
@@ -1434,8 +1458,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     roles: ADMIN,
     response: profileChange,
     timeoutMs: TIMEOUTS_MS.lifecycle,
-    notes:
+    notes: delegated(
       'One atomic switch: exactly one profile is active. Live settings apply at once on every replica; the answer lists them (applied) and those that take effect on restart (restartRequired).',
+    ),
   },
   {
     name: 'updateProfile',
@@ -1445,8 +1470,9 @@ export const ADMIN_OPERATIONS = defineOperations('admin', [
     body: profileBody([]),
     response: profileChange,
     timeoutMs: TIMEOUTS_MS.lifecycle,
-    notes:
+    notes: delegated(
       'Replaces the profile (its id stays; defaults fill what it lacks). For the active profile, live settings apply at once and the answer says which.',
+    ),
   },
   // prebuilts
   {

@@ -31,6 +31,13 @@ export interface AuthenticatorOptions {
    * admin service counts.
    */
   basicTtlMs?: number;
+  /**
+   * Most sessions, and most Basic credentials, remembered at once (10 000 each by default). Past it
+   * the expired ones are let go, and all of them when that frees less than a tenth: each is asked of the admin
+   * service again at its next use, where a gateway that kept every session it ever saw (a script
+   * taking a token per run) would only grow.
+   */
+  maxCachedIdentities?: number;
 }
 
 /**
@@ -54,6 +61,8 @@ interface CachedIdentity {
 }
 
 const MAX_CACHED_TOKENS = 10_000;
+/** Default of {@link AuthenticatorOptions.maxCachedIdentities}. */
+const MAX_CACHED_IDENTITIES = 10_000;
 /**
  * The admin service's entities whose events change what the gateway caches. Not every admin event:
  * each audit record is an event too, and a gateway would be sent one for each change it answered.
@@ -86,10 +95,23 @@ export class Authenticator {
   private readonly changeListeners = new Set<(change: AccessChange) => void>();
   private readonly sessionTtlMs: number;
   private readonly basicTtlMs: number;
+  private readonly maxCachedIdentities: number;
 
   constructor(private readonly options: AuthenticatorOptions) {
     this.sessionTtlMs = options.sessionTtlMs ?? 60_000;
     this.basicTtlMs = options.basicTtlMs ?? 10_000;
+    this.maxCachedIdentities = options.maxCachedIdentities ?? MAX_CACHED_IDENTITIES;
+  }
+
+  /** Remembers `entry` under `key`, making room first when the map is full (see `maxCachedIdentities`). */
+  private remember(map: Map<string, CachedIdentity>, key: string, entry: CachedIdentity): void {
+    if (map.size >= this.maxCachedIdentities && !map.has(key)) {
+      const now = Date.now();
+      for (const [k, e] of map) if (e.until <= now) map.delete(k);
+      // few expired (the sweep would run again at once): forgetting them all costs one resolution each at their next use
+      if (map.size >= this.maxCachedIdentities * 0.9) map.clear();
+    }
+    map.set(key, entry);
   }
 
   /** Subscribes to the admin service's revocation events. */
@@ -177,6 +199,8 @@ export class Authenticator {
   }
 
   private async fromBasic(username: string, password: string, { address, trace }: CredentialSource): Promise<Caller> {
+    // refused at once, as POST /login refuses it: asked of the admin service, it would be a 400 naming a body the request never had
+    if (password === '') throw unauthenticated(`The Basic credentials of "${username}" carry an empty password`);
     const key = createHash('sha256')
       .update(`${username}\u0000${password}\u0000${address ?? ''}`)
       .digest('base64');
@@ -217,12 +241,12 @@ export class Authenticator {
           const caller = await resolve();
           const entry: CachedIdentity = { caller, until: Date.now() + ttlMs };
           // a revoking event arrived meanwhile: what was read may be what it took back
-          if (this.generation === began) map.set(key, entry);
+          if (this.generation === began) this.remember(map, key, entry);
           return entry;
         } catch (err) {
           if (rememberRefusals && err instanceof AppError && err.status === 401) {
             const entry: CachedIdentity = { caller: undefined, until: Date.now() + Math.min(ttlMs, 5_000), reason: err.message };
-            if (this.generation === began) map.set(key, entry);
+            if (this.generation === began) this.remember(map, key, entry);
             return entry;
           }
           throw err;
@@ -274,7 +298,11 @@ export class Authenticator {
     this.generation++;
     this.inflight.clear();
     if (entity === 'session') {
-      this.sessions.set(id, { caller: undefined, until: Date.now() + this.sessionTtlMs, reason: 'The session has ended; log in again' });
+      this.remember(this.sessions, id, {
+        caller: undefined,
+        until: Date.now() + this.sessionTtlMs,
+        reason: 'The session has ended; log in again',
+      });
     } else if (entity === 'account') {
       for (const map of [this.sessions, this.basic]) {
         for (const [key, entry] of map) if (entry.caller?.id === id) map.delete(key);

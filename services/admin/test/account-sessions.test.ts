@@ -185,4 +185,33 @@ describe('an account’s sessions', () => {
     );
     expect(records).toHaveLength(2);
   });
+
+  it('does not keep expired sessions for ever: a login deletes those expired more than the grace ago, revoked or not', async () => {
+    const id = await account('sessions-5', 'sessions-5-password');
+    const store = platform.stores.get('admin');
+    if (store === undefined) throw new Error('the admin store is not there');
+    const records = store.collection<{ _id: string; accountId: string; expiresAt: number; revoked: boolean }>('sessions');
+    const now = Date.now();
+    const old = (sid: string, expiresAt: number, revoked: boolean) => ({
+      _id: sid,
+      accountId: id,
+      username: 'sessions-5',
+      method: 'oauth',
+      created: new Date(expiresAt - 43_200_000).toISOString(),
+      expiresAt,
+      revoked,
+    });
+    // a script that fetched a token per run, yesterday; one just expired is left to the gateways' clocks
+    await records.insertOne(old('expired-yesterday', now - 86_400_000, false));
+    await records.insertOne(old('revoked-yesterday', now - 86_400_000, true));
+    await records.insertOne(old('just-expired', now - 60_000, false));
+    const token = await login('sessions-5', 'sessions-5-password', '198.51.100.50', 'curl/8');
+    const kept = (await records.find({ accountId: id })).map((r) => r._id);
+    expect(kept).not.toContain('expired-yesterday');
+    expect(kept).not.toContain('revoked-yesterday');
+    expect(kept).toContain('just-expired');
+    expect(kept).toHaveLength(2);
+    expect((await platform.http('GET', '/whoami', { token })).status).toBe(200);
+    expect((await live(id)).map((s) => s.method)).toEqual(['login']);
+  });
 });

@@ -56,6 +56,8 @@ describe('groups', () => {
       ['net\nops', 'control character U+000A'],
       [' netops ', 'begins or ends with whitespace'],
       ['a'.repeat(257), 'must NOT have more than 256 characters'],
+      // "équipe" with "e" and a combining accent: read alike as the composed one, and never found by its spelling
+      ['e\u0301quipe', 'give it as "\u00e9quipe" (Unicode NFC)'],
     ];
     for (const [name, why] of refused) {
       const res = await platform.http('POST', '/user-management/groups', { token: admin, body: { group: { name } } });
@@ -129,6 +131,34 @@ describe('accounts', () => {
     });
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: 'ACCOUNT_ALREADY_EXISTS' });
+  });
+
+  it('refuses a username that is only whitespace, has whitespace at an end or is too long, as group names are, and writes nothing', async () => {
+    const refused: [string, string][] = [
+      ['   ', 'is only whitespace'],
+      ['admin ', 'begins or ends with whitespace; give it as "admin"'],
+      ['\u00a0netops', 'begins or ends with whitespace'],
+      ['u'.repeat(257), 'is 257 characters long; a username has at most 256'],
+      ['Zu\u0308rich', 'give it as "Z\u00fcrich" (Unicode NFC)'],
+    ];
+    for (const [username, why] of refused) {
+      const res = await platform.http('POST', '/user-management/accounts', {
+        token: admin,
+        body: { account: { username, password: 'password-123' } },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ member: 'body.account.username', message: expect.stringContaining(why) }],
+      });
+    }
+    const usernames = (
+      (await platform.http('GET', '/user-management/accounts', { token: admin })).body as { results: Account[] }
+    ).results.map((a) => a.username);
+    expect(usernames.filter((u) => u.trim() !== u || u.length > 256)).toEqual([]);
+    // inner spaces and any script are a username still
+    expect((await createAccount('Net Ops Zürich')).username).toBe('Net Ops Zürich');
+    expect((await createAccount('v'.repeat(256))).username).toHaveLength(256);
   });
 
   it('refuses groups that do not exist, naming them, and writes nothing', async () => {

@@ -376,3 +376,60 @@ describe("an adapter's own credentials echoed by its system", () => {
     }
   });
 });
+
+describe('PUT /adapters/:name/properties', () => {
+  it('names the offending member as the request wrote it: its body is the settings alone, under properties', async () => {
+    const created = await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter('settings-only', peer.password) } });
+    expect(created.status).toBe(200);
+    const settings = (httpAdapter('settings-only', peer.password) as { properties: { properties: Record<string, unknown> } }).properties
+      .properties;
+    const emptyHost = await platform.http('PUT', '/adapters/settings-only/properties', {
+      token,
+      body: { properties: { ...settings, server: { protocol: 'http', host: '', port: peer.port } } },
+    });
+    expect(emptyHost.status).toBe(400);
+    expect(emptyHost.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ member: 'body.properties.server.host' }] });
+    expect((emptyHost.body as { message: string }).message).not.toContain('properties.properties');
+    const noServer = await platform.http('PUT', '/adapters/settings-only/properties', { token, body: { properties: {} } });
+    expect(noServer.status).toBe(400);
+    expect(noServer.body).toMatchObject({ details: [{ member: 'body.properties.server' }] });
+    // a secret to keep must be there to keep; a password-less login names the member too
+    const noPassword = await platform.http('PUT', '/adapters/settings-only/properties', {
+      token,
+      body: { properties: { ...settings, authentication: { type: 'basic', username: peer.user } } },
+    });
+    expect(noPassword.status).toBe(400);
+    expect(JSON.stringify(noPassword.body)).toContain('body.properties.authentication');
+    expect(JSON.stringify(noPassword.body)).not.toContain('properties.properties');
+    // the whole document still names its members where that body has them
+    const whole = await platform.http('PUT', '/adapters/settings-only', {
+      token,
+      body: {
+        properties: { ...httpAdapter('settings-only', peer.password), properties: { type: 'HTTP', properties: { server: { host: '' } } } },
+      },
+    });
+    expect(whole.status).toBe(400);
+    expect(JSON.stringify(whole.body)).toContain('body.properties.properties.properties.server');
+    expect((await platform.http('DELETE', '/adapters/settings-only', { token })).status).toBe(200);
+    // what the deletion leaves says who deleted it, not when a second time
+    const tombstone = await platform.stores.get('admin')?.collection('adapters').findOne({ _id: 'settings-only' });
+    expect(tombstone).toMatchObject({ state: 'DELETED', lastUpdatedBy: 'admin', lastUpdated: expect.any(String) });
+  });
+});
+
+describe('adapterChanged of an adapter whose name is no subject token', () => {
+  it('is published for a name with spaces or dots, its subject id percent-encoded, its payload the name as it is', async () => {
+    const name = 'NSO lab 1.2*>';
+    const created = await platform.http('POST', '/adapters', { token, body: { properties: httpAdapter(name, peer.password) } });
+    expect(created.status).toBe(200);
+    expect((await platform.http('DELETE', `/adapters/${encodeURIComponent(name)}`, { token })).status).toBe(200);
+    const mine = await eventually('the adapter events of the spaced name', async () => {
+      const found = events.filter((e) => e.payload.name === name);
+      return found.length >= 2 && found;
+    });
+    expect(mine.map((e) => [e.subject, e.payload.reason])).toEqual([
+      ['nap.evt.admin.adapter.NSO%20lab%201%2E2%2A%3E.adapterChanged', 'created'],
+      ['nap.evt.admin.adapter.NSO%20lab%201%2E2%2A%3E.adapterChanged', 'deleted'],
+    ]);
+  });
+});

@@ -238,6 +238,27 @@ describe('per username', () => {
     expect(unknown).toEqual(known);
     expect(known[5]).toMatch(/^429 60 Too many failed logins for username "X"/);
   });
+
+  it('answers the right password of an inactive account as a wrong one: no answer tells a guesser it found the password', async () => {
+    const id = await account('inactive-6', 'right-password-6');
+    expect((await platform.http('PATCH', `/authorization/accounts/${id}`, { token: admin, body: { inactive: true } })).status).toBe(200);
+    const answerTo = async (password: string, how: 'login' | 'oauth' | 'basic') => {
+      const res =
+        how === 'login'
+          ? await login('inactive-6', password, '203.0.113.66')
+          : how === 'oauth'
+            ? await oauth('inactive-6', password, '203.0.113.66')
+            : await basic('inactive-6', password);
+      return `${res.status} ${JSON.stringify({ ...(res.body as Record<string, unknown>), requestId: undefined })}`;
+    };
+    for (const how of ['login', 'oauth', 'basic'] as const) {
+      const wrong = await answerTo('wrong-password-6', how);
+      expect(wrong).toMatch(/^401 .*The username or password of \\"inactive-6\\" is wrong/);
+      expect(await answerTo('right-password-6', how)).toBe(wrong);
+      // each counted: the account is not in use
+      await platform.http('POST', `/user-management/accounts/${id}/unlock`, { token: admin });
+    }
+  });
 });
 
 describe('per address', () => {
@@ -258,6 +279,22 @@ describe('per address', () => {
     expect(records.status).toBe(200);
     expect((records.body as { results: { source?: { address?: string } }[] }).results.map((r) => r.source?.address)).toEqual([sprayer]);
     expect((await login(TEST_ADMIN.username, TEST_ADMIN.password, '203.0.113.51')).status).toBe(200);
+  });
+
+  it('counts an IPv6 sprayer by its /64, which one host holds whole: a new address of it every try does not get it out', async () => {
+    // each try from another address of 2001:db8:5:6::/64, written as clients and proxies write them
+    const of64 = (i: number) => (i % 2 === 0 ? `2001:db8:5:6:${i.toString(16)}::1` : `2001:0DB8:0005:0006:0:0:${i.toString(16)}:2`);
+    for (let i = 0; i < 50; i += 1) expect((await login(`spray6-${i}`, 'Summer2024!', of64(i))).status).toBe(401);
+    expectThrottled(await login(TEST_ADMIN.username, TEST_ADMIN.password, '2001:db8:5:6:ffff:ffff:ffff:ffff'), 60, 'address');
+    // another /64, and IPv4 clients written as IPv4-mapped IPv6, are other counts
+    expect((await login(TEST_ADMIN.username, TEST_ADMIN.password, '2001:db8:5:7::1')).status).toBe(200);
+    expect((await login(TEST_ADMIN.username, TEST_ADMIN.password, '::ffff:203.0.113.70')).status).toBe(200);
+  });
+
+  it('counts an IPv4 client written as IPv4-mapped IPv6 (a dual-stack listener) as that IPv4 address, never as one /64 of all of them', async () => {
+    for (let i = 0; i < 50; i += 1) expect((await login(`spray-mapped-${i}`, 'Summer2024!', '::ffff:203.0.113.80')).status).toBe(401);
+    expectThrottled(await login(TEST_ADMIN.username, TEST_ADMIN.password, '203.0.113.80'), 60, 'address');
+    expect((await login(TEST_ADMIN.username, TEST_ADMIN.password, '::ffff:203.0.113.81')).status).toBe(200);
   });
 
   it('does not count logins that succeed against their address', async () => {

@@ -23,7 +23,8 @@ export class AdminEvents {
   }
 
   adapterChanged(payload: AdapterChangedEvent): Promise<void> {
-    return this.publish('adapter', payload.name, 'adapterChanged', payload);
+    // an adapter is named by people ("NSO lab 1.2"): its name stands in the subject percent-encoded
+    return this.publish('adapter', subjectIdOf(payload.name), 'adapterChanged', payload);
   }
 
   private async publish(entity: string, id: string, event: string, payload: object): Promise<void> {
@@ -33,4 +34,18 @@ export class AdminEvents {
       throw new AppError('INTERNAL', `Event ${entity}.${event} does not match its schema: ${problems.map((p) => p.message).join('; ')}`);
     await this.bus.publishEvent(eventSubject('admin', entity, id, event), Buffer.from(JSON.stringify(payload)));
   }
+}
+
+/** What splits or widens a subject (white space, `.`, `*`, `>`), and `%`, which encodes them. */
+const NOT_IN_SUBJECT_ID = /[\s.*>%]/gu;
+
+/**
+ * A name as one token of an event subject: as it is when it can be one, else each character that
+ * cannot (and `%`) as the `%XX` of its UTF-8 bytes (`NSO lab 1.2` → `NSO%20lab%201%2E2`), so that
+ * no name is refused an event and two names never share a subject. The payload keeps the name.
+ */
+export function subjectIdOf(name: string): string {
+  return name.replace(NOT_IN_SUBJECT_ID, (ch) =>
+    [...Buffer.from(ch, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }

@@ -122,6 +122,34 @@ export function checkGroupName(name: string, member: string): void {
   if (name.trim() === '') throw invalidMember(member, 'is only whitespace: give the group a name');
   checkPrintableName(name, member);
   if (name.trim() !== name) throw invalidMember(member, `"${name}" begins or ends with whitespace; give it as "${name.trim()}"`);
+  checkComposed(name, member);
+}
+
+/**
+ * Refuses a name not written in Unicode's composed form (NFC): "e" and a combining accent read as
+ * "é", and two names people read alike would both be kept, neither found by the other's spelling.
+ */
+function checkComposed(name: string, member: string): void {
+  const composed = name.normalize('NFC');
+  if (composed !== name)
+    throw invalidMember(member, `"${name}" has letters written as a letter and a combining mark; give it as "${composed}" (Unicode NFC)`);
+}
+
+/** Longest username an account made through the routes may have: as long as a group name, and all the audit trail keeps of a username that Basic credentials claimed. */
+export const MAX_USERNAME_LENGTH = 256;
+
+/**
+ * Refuses a username people could not tell apart, type or find again (400 naming `member`): only
+ * whitespace, whitespace at either end ("admin " beside "admin", which logs in as neither), or
+ * longer than {@link MAX_USERNAME_LENGTH}. Control and bidirectional characters are the schema's.
+ */
+export function checkUsername(username: string, member: string): void {
+  if (username.trim() === '') throw invalidMember(member, 'is only whitespace: give the account a username');
+  if (username.trim() !== username)
+    throw invalidMember(member, `"${username}" begins or ends with whitespace; give it as "${username.trim()}"`);
+  if (username.length > MAX_USERNAME_LENGTH)
+    throw invalidMember(member, `is ${username.length} characters long; a username has at most ${MAX_USERNAME_LENGTH}`);
+  checkComposed(username, member);
 }
 
 /** The record of a new group, each role once (`assignedRoles` already checked). */

@@ -144,8 +144,8 @@ export function newAdapterDoc(name: string, data: Json, by: string, how: 'create
   };
 }
 
-/** What a deleted adapter leaves: its name and state only, no settings, no secrets. */
-export function adapterTombstone(current: AdapterDoc, now: string): Omit<AdapterDoc, '_id'> {
+/** What a deleted adapter leaves: its name and state only, no settings, no secrets; who deleted it (`by`) and when. */
+export function adapterTombstone(current: AdapterDoc, by: string, now: string): Omit<AdapterDoc, '_id'> {
   return {
     name: current.name,
     data: { name: current.name },
@@ -155,15 +155,21 @@ export function adapterTombstone(current: AdapterDoc, now: string): Omit<Adapter
     created: current.created,
     createdBy: current.createdBy,
     lastUpdated: now,
-    lastUpdatedBy: now,
+    lastUpdatedBy: by,
   };
 }
 
 /** Checks the connection settings against the type's schema and seals their secrets (`current`: the stored data, for `********`). */
-export function sealedAdapterData(data: AdapterData, current: Json | undefined, secrets: SecretBox): Json {
+export function sealedAdapterData(
+  data: AdapterData,
+  current: Json | undefined,
+  secrets: SecretBox,
+  /** Where the request wrote the settings: in the whole document, or alone (`PUT /adapters/:name/properties`: `body.properties`). */
+  settingsAt = 'body.properties.properties.properties',
+): Json {
   const type = data.properties.type;
   const settings = data.properties.properties;
-  const problems = validateAgainst(ADAPTER_SETTINGS_SCHEMAS[type], settings, 'body.properties.properties.properties');
+  const problems = validateAgainst(ADAPTER_SETTINGS_SCHEMAS[type], settings, settingsAt);
   if (problems.length > 0)
     throw new AppError(
       'VALIDATION_FAILED',
@@ -171,8 +177,7 @@ export function sealedAdapterData(data: AdapterData, current: Json | undefined, 
       `Invalid ${type} adapter settings: ${problems.map((p) => p.message).join('; ')}`,
       { details: problems },
     );
-  if (type === 'HTTP')
-    checkAuthentication((settings as HttpAdapterSettings).authentication, 'body.properties.properties.properties.authentication');
+  if (type === 'HTTP') checkAuthentication((settings as HttpAdapterSettings).authentication, `${settingsAt}.authentication`);
   const currentProps = isRecord(current?.properties) ? current.properties : undefined;
   const currentSettings = isRecord(currentProps?.properties) ? currentProps.properties : undefined;
   return {
@@ -184,7 +189,7 @@ export function sealedAdapterData(data: AdapterData, current: Json | undefined, 
       id: data.name,
       brokers: data.properties.brokers ?? [],
       groups: data.properties.groups ?? [],
-      properties: sealSettings(settings, secrets, currentSettings, 'body.properties.properties.properties'),
+      properties: sealSettings(settings, secrets, currentSettings, settingsAt),
     },
   };
 }

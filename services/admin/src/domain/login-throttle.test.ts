@@ -2,6 +2,7 @@ import {
   DEFAULT_LOGIN_THROTTLE,
   attemptCounts,
   attemptId,
+  countedAddress,
   countedAttempt,
   longestWait,
   loginThrottled,
@@ -77,6 +78,20 @@ describe('login throttle arithmetic', () => {
     expect(longestWait([account, address], counts, 51_000)).toEqual({ scope: 'address', retryAfterSeconds: 119 });
     expect(longestWait([account, address], counts, 10 * MINUTE)).toBeUndefined();
     expect(attemptCounts('ana', undefined)).toEqual({ account: counts.account });
+  });
+
+  it('counts an IPv6 address by its /64 and an IPv4-mapped one as its IPv4 address, however either is written', () => {
+    for (const written of ['2001:db8:5:6::1', '2001:0DB8:0005:0006:ffff:ffff:ffff:ffff', '2001:db8:5:6:0:0:192.0.2.1'])
+      expect(countedAddress(written)).toBe('2001:db8:5:6::/64');
+    expect(countedAddress('2001:db8:5:7::1')).toBe('2001:db8:5:7::/64');
+    expect(countedAddress('::1')).toBe('0:0:0:0::/64');
+    expect(countedAddress('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    for (const written of ['::ffff:203.0.113.7', '::FFFF:cb00:7107', '0:0:0:0:0:ffff:203.0.113.7'])
+      expect(countedAddress(written)).toBe('203.0.113.7');
+    expect(countedAddress('203.0.113.7')).toBe('203.0.113.7');
+    for (const other of ['not an address', '1:2:3', '1::2::3', '2001:db8::g', '::ffff:203.0.113.300'])
+      expect(countedAddress(other)).toBe(other);
+    expect(attemptCounts('ana', '2001:db8:5:6::99').address).toBe(attemptId('address', '2001:db8:5:6::/64'));
   });
 
   it('keeps no username in clear in the id of its count', () => {

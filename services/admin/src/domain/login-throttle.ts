@@ -160,7 +160,48 @@ export interface AttemptCounts {
 }
 
 export function attemptCounts(username: string, address: string | undefined): AttemptCounts {
-  return { account: attemptId('account', username), ...(address === undefined ? {} : { address: attemptId('address', address) }) };
+  return {
+    account: attemptId('account', username),
+    ...(address === undefined ? {} : { address: attemptId('address', countedAddress(address)) }),
+  };
+}
+
+/**
+ * What an address is counted as: an IPv4 address as it is (also when written IPv4-mapped,
+ * `::ffff:203.0.113.7`, as a dual-stack listener sees IPv4 clients), an IPv6 address as its /64
+ * (`2001:db8:5:6::/64`): a single host is given a whole /64 and may take a new address of it for
+ * every try, so counting full IPv6 addresses would count a sprayer not at all. Anything else as it is.
+ */
+export function countedAddress(address: string): string {
+  const groups = ipv6Groups(address);
+  if (groups === undefined) return address;
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = groups;
+  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && f === 0xffff) return `${g >> 8}.${g & 0xff}.${h >> 8}.${h & 0xff}`;
+  return `${[a, b, c, d].map((n) => n.toString(16)).join(':')}::/64`;
+}
+
+const HEX_GROUP = /^[0-9a-f]{1,4}$/i;
+
+/**
+ * The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail as its two groups,
+ * a zone `%eth0` left out); undefined for anything else (an IPv4 address, a name).
+ */
+function ipv6Groups(address: string): number[] | undefined {
+  const zoneless = address.split('%')[0] ?? '';
+  const dotted = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(zoneless);
+  const octets = dotted?.slice(2).map(Number);
+  if (octets?.some((o) => o > 255)) return undefined;
+  const [o1 = 0, o2 = 0, o3 = 0, o4 = 0] = octets ?? [];
+  const text = dotted ? `${dotted[1] ?? ''}${((o1 << 8) | o2).toString(16)}:${((o3 << 8) | o4).toString(16)}` : zoneless;
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const [left = '', right] = halves;
+  const head = left === '' ? [] : left.split(':');
+  const tail = right === undefined || right === '' ? [] : right.split(':');
+  const missing = 8 - head.length - tail.length;
+  if (right === undefined ? missing !== 0 : missing < 1) return undefined;
+  const groups = [...head, ...new Array<string>(right === undefined ? 0 : missing).fill('0'), ...tail];
+  return groups.every((group) => HEX_GROUP.test(group)) ? groups.map((group) => parseInt(group, 16)) : undefined;
 }
 
 /** Of an attempt's counts, the one that makes it wait longest at `now`; undefined when none does. */

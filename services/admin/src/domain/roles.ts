@@ -108,6 +108,11 @@ export class MethodIndex {
     return this.ids.get(key(method.provenance, method.name));
   }
 
+  /** The method of an operation id; undefined for one no role can allow. */
+  methodOf(id: string): RoleMethod | undefined {
+    return this.byId.get(id);
+  }
+
   /** The methods the built-in role gives, as a role lists them. */
   methodsOf(role: Role): RoleMethod[] {
     return CATALOG.filter((op) => grantable(op) && op.roles.includes(role)).flatMap((op) => {

@@ -13,7 +13,7 @@ export function createAuthorizationGroup(svc: AdminContext): Handler<'admin.crea
     const { provenance: _ignored, inactive, memberOf, ...group } = input.body.group;
     if (inactive === true) throw invalidMember('body.group.inactive', 'is true: a NAP group is never inactive (leave it out or false)');
     if (memberOf !== undefined && memberOf.length > 0) throw invalidMember('body.group.memberOf', 'is not empty: NAP groups do not nest');
-    const data = await addGroup(svc, group, ctx.caller.username, ctx.deadline, 'body.group');
+    const data = await addGroup(svc, group, ctx.caller, ctx.deadline, 'body.group');
     return { status: 'Created', message: `Group "${data.name}" created`, data };
   };
 }

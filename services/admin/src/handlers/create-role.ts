@@ -1,7 +1,8 @@
 import type { Handler } from '@nap/bus';
-import { CUSTOM_PROVENANCE, checkMethods, checkProvenance, checkRoleName } from '../domain/roles';
+import { CUSTOM_PROVENANCE, checkMethods, checkProvenance, checkRoleName, operationsOf } from '../domain/roles';
 import { refuseTakenName, roleView } from '../steps/roles';
 import type { AdminContext } from '../context';
+import { refuseMethodsBeyondCaller } from '../steps/delegation';
 
 /**
  * `POST /authorization/roles`: a custom role (ipctl's role create and import both post here; an
@@ -14,6 +15,7 @@ export function createRole(svc: AdminContext): Handler<'admin.createRole'> {
     checkRoleName(role.name, 'body.role.name');
     checkProvenance(role.provenance, 'body.role.provenance');
     const allowedMethods = checkMethods(role.allowedMethods ?? [], 'body.role.allowedMethods');
+    refuseMethodsBeyondCaller(ctx.caller, operationsOf([{ allowedMethods }]), `Role "${role.name}" would allow`);
     await refuseTakenName(svc, role.name);
     const now = new Date().toISOString();
     const by = ctx.caller.username;

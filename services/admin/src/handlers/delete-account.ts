@@ -2,6 +2,7 @@ import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import { changingAdministrators, keepAnAdmin, viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
+import { refuseChangeOfStrongerAccount } from '../steps/delegation';
 
 /** `DELETE /user-management/accounts/:accountId`: never the caller's own account, nor the last active administrator; its sessions end. */
 export function deleteAccount(svc: AdminContext): Handler<'admin.deleteAccount'> {
@@ -10,6 +11,7 @@ export function deleteAccount(svc: AdminContext): Handler<'admin.deleteAccount'>
     const data = await changingAdministrators(svc, ctx.deadline, async (held) => {
       const current = await svc.accounts.get(id);
       if (id === ctx.caller.id) throw new AppError('ACCOUNT_PROTECTED', `Account "${current.username}" cannot delete itself`);
+      await refuseChangeOfStrongerAccount(svc, ctx.caller, current);
       await keepAnAdmin(svc, current._id, current.groups, []);
       const view = await viewAccount(svc, current);
       await held.confirm();

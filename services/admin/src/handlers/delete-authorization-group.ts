@@ -4,5 +4,5 @@ import type { AdminContext } from '../context';
 
 /** `DELETE /authorization/groups/:groupId`: as `DELETE /user-management/groups/:groupId` (ipctl's group delete). */
 export function deleteAuthorizationGroup(svc: AdminContext): Handler<'admin.deleteAuthorizationGroup'> {
-  return async (input, ctx) => removeGroup(svc, input.params.groupId, ctx.deadline);
+  return async (input, ctx) => removeGroup(svc, input.params.groupId, ctx.caller, ctx.deadline);
 }

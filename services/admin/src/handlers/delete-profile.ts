@@ -1,10 +1,12 @@
 import type { Handler } from '@nap/bus';
 import { AppError } from '@nap/contracts';
 import type { AdminContext } from '../context';
+import { PROFILE_CHANGE, refuseUnlessAdministrator } from '../steps/delegation';
 
 /** `DELETE /profiles/:id`: never the active profile. */
 export function deleteProfile(svc: AdminContext): Handler<'admin.deleteProfile'> {
-  return async (input) => {
+  return async (input, ctx) => {
+    refuseUnlessAdministrator(ctx.caller, PROFILE_CHANGE);
     const { id } = input.params;
     await svc.profiles.get(id);
     const refuse = () =>

@@ -2,11 +2,13 @@ import type { Handler } from '@nap/bus';
 import { liveSessions, sessionNotFound, sessionRef } from '../domain/sessions';
 import { endSession } from '../steps/sessions';
 import type { AdminContext } from '../context';
+import { refuseChangeOfStrongerAccount } from '../steps/delegation';
 
 /** `DELETE /user-management/accounts/:accountId/sessions`: every session of the account ends; each gateway drops it at once. */
 export function endAccountSessions(svc: AdminContext): Handler<'admin.endAccountSessions'> {
   return async (input, ctx) => {
     const account = await svc.accounts.get(input.params.accountId);
+    await refuseChangeOfStrongerAccount(svc, ctx.caller, account);
     const live = liveSessions(await svc.sessions.liveOf(account._id), Date.now(), svc.settings.sessionIdleMinutes);
     for (const session of live) await endSession(svc, session._id);
     ctx.audit({ target: { kind: 'account', id: account._id, name: account.username } });
@@ -25,6 +27,7 @@ export function endAccountSessions(svc: AdminContext): Handler<'admin.endAccount
 export function endAccountSession(svc: AdminContext): Handler<'admin.endAccountSession'> {
   return async (input, ctx) => {
     const account = await svc.accounts.get(input.params.accountId);
+    await refuseChangeOfStrongerAccount(svc, ctx.caller, account);
     const ref = input.params.sessionId;
     const live = liveSessions(await svc.sessions.liveOf(account._id), Date.now(), svc.settings.sessionIdleMinutes);
     const session = live.find((s) => sessionRef(s._id) === ref);

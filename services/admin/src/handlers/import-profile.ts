@@ -2,6 +2,7 @@ import type { Handler } from '@nap/bus';
 import type { Profile } from '@nap/contracts';
 import { addProfile } from '../steps/profiles';
 import type { AdminContext } from '../context';
+import { PROFILE_CHANGE, refuseUnlessAdministrator } from '../steps/delegation';
 
 /**
  * `POST /profiles/import`: an exported profile, created inactive; a secret still `********` is
@@ -10,6 +11,7 @@ import type { AdminContext } from '../context';
  */
 export function importProfile(svc: AdminContext): Handler<'admin.importProfile'> {
   return async (input, ctx) => {
+    refuseUnlessAdministrator(ctx.caller, PROFILE_CHANGE);
     const { profile, properties } = input.body;
     if (profile !== undefined) return addProfile(svc, profile, ctx.caller.username, 'body.profile', ctx);
     const { launchDelay, launchTimeout, ...rest } = properties as NonNullable<typeof properties>;

@@ -2,6 +2,7 @@ import type { Handler } from '@nap/bus';
 import { auditChanges } from '@nap/contracts';
 import { changingAdministrators, checkGroups, keepAnAdmin, viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
+import { refuseChangeOfStrongerAccount, refuseGroupsBeyondCaller } from '../steps/delegation';
 
 /** `PUT /user-management/accounts/:accountId/groups`: set groups of an account (never taking the admin role from the last administrator). */
 export function setAccountGroups(svc: AdminContext): Handler<'admin.setAccountGroups'> {
@@ -10,6 +11,12 @@ export function setAccountGroups(svc: AdminContext): Handler<'admin.setAccountGr
     const { current, updated } = await changingAdministrators(svc, ctx.deadline, async (held) => {
       const current = await svc.accounts.get(id);
       const groups = await checkGroups(svc, input.body.groups, 'body.groups');
+      await refuseChangeOfStrongerAccount(svc, ctx.caller, current);
+      await refuseGroupsBeyondCaller(
+        svc,
+        ctx.caller,
+        groups.filter((g) => !current.groups.includes(g)),
+      );
       await keepAnAdmin(svc, current._id, current.groups, groups);
       await held.confirm();
       const updated = await svc.accounts.update(id, {

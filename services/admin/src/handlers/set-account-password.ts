@@ -4,6 +4,7 @@ import { hashPassword } from '../domain/password';
 import { viewAccount } from '../steps/accounts';
 import { checkPasswordRules } from '../steps/sign-in';
 import type { AdminContext } from '../context';
+import { refuseChangeOfStrongerAccount } from '../steps/delegation';
 
 /** `PUT /user-management/accounts/:accountId/password`: a new password (the active profile's password rules met); the account's sessions end. */
 export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccountPassword'> {
@@ -11,6 +12,7 @@ export function setAccountPassword(svc: AdminContext): Handler<'admin.setAccount
     const id = input.params.accountId;
     checkPasswordRules(svc, input.body.password, 'body.password');
     const current = await svc.accounts.get(id);
+    await refuseChangeOfStrongerAccount(svc, ctx.caller, current);
     if (current.provenance !== undefined)
       throw new AppError(
         'UNPROCESSABLE',

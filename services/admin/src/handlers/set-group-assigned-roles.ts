@@ -2,6 +2,7 @@ import type { Handler } from '@nap/bus';
 import { auditChanges } from '@nap/contracts';
 import { changingCustomRoles, checkAssignedRoles } from '../steps/roles';
 import type { AdminContext } from '../context';
+import { refuseChangeOfStrongerGroup, refuseRolesBeyondCaller } from '../steps/delegation';
 
 /** `PUT /user-management/groups/:groupId/assigned-roles`: the custom roles the group gives; its members hold them at their next request. */
 export function setGroupAssignedRoles(svc: AdminContext): Handler<'admin.setGroupAssignedRoles'> {
@@ -10,6 +11,13 @@ export function setGroupAssignedRoles(svc: AdminContext): Handler<'admin.setGrou
     const { group, updated } = await changingCustomRoles(svc, ctx.deadline, async (held) => {
       const group = await svc.groups.get(id);
       const assignedRoles = await checkAssignedRoles(svc, input.body.assignedRoles, 'body.assignedRoles');
+      await refuseChangeOfStrongerGroup(svc, ctx.caller, group);
+      await refuseRolesBeyondCaller(
+        svc,
+        ctx.caller,
+        { roleIds: assignedRoles.map((r) => r.roleId) },
+        `The custom roles given to group "${group.name}" give`,
+      );
       await held.confirm();
       const updated = await svc.groups.update(id, {
         assignedRoles,

@@ -3,10 +3,12 @@ import { changedMembers } from '../domain/profiles';
 import { profileNotFound } from '../store/profiles';
 import { profileChanged } from '../steps/profiles';
 import type { AdminContext } from '../context';
+import { PROFILE_CHANGE, refuseUnlessAdministrator } from '../steps/delegation';
 
 /** `PUT /profiles/:id/active`: one write of the pointer; then the live members reach every replica. */
 export function switchActiveProfile(svc: AdminContext): Handler<'admin.switchActiveProfile'> {
   return async (input, ctx) => {
+    refuseUnlessAdministrator(ctx.caller, PROFILE_CHANGE);
     const { id } = input.params;
     await svc.profiles.get(id);
     const previous = await svc.activeProfile.switchTo(id, ctx.caller.username);

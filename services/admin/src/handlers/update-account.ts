@@ -4,6 +4,7 @@ import { accountChanges } from '../domain/accounts';
 import type { HeldClaim } from '../engine/serialized-changes';
 import { changingAdministrators, keepAnAdmin, viewAccount } from '../steps/accounts';
 import type { AdminContext } from '../context';
+import { refuseChangeOfStrongerAccount } from '../steps/delegation';
 
 /** `PATCH /authorization/accounts/:accountId`: names, email, inactive; deactivating an account ends its sessions. */
 export function updateAccount(svc: AdminContext): Handler<'admin.updateAccount'> {
@@ -13,6 +14,7 @@ export function updateAccount(svc: AdminContext): Handler<'admin.updateAccount'>
     /** `held`: deactivating may take the admin role from the last administrator, so it is checked and written as the other such changes. */
     const change = async (held?: HeldClaim) => {
       const current = await svc.accounts.get(id);
+      await refuseChangeOfStrongerAccount(svc, ctx.caller, current);
       if (held !== undefined) {
         await keepAnAdmin(svc, current._id, current.groups, []);
         await held.confirm();

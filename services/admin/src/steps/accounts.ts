@@ -7,6 +7,7 @@ import type { AccountView } from '../domain/accounts';
 import { accountView, callerOf, checkedGroups, lastAdmin, losesAdmin } from '../domain/accounts';
 import { attemptId, throttleState } from '../domain/login-throttle';
 import { operationsOf } from '../domain/roles';
+import { refuseChangeOfStrongerGroup } from './delegation';
 import type { AccountRecord } from '../store/accounts';
 import type { GroupRecord } from '../store/groups';
 
@@ -79,9 +80,10 @@ export async function callerOfAccount(svc: AdminContext, account: AccountRecord)
  * it leaves every account that was in it, never the last that gives an active account the admin
  * role; gateways are told. The acknowledgement, with the group as it was.
  */
-export async function removeGroup(svc: AdminContext, id: string, deadline: number) {
+export async function removeGroup(svc: AdminContext, id: string, caller: Caller, deadline: number) {
   const data = await changingAdministrators(svc, deadline, async (held) => {
     const group = await svc.groups.get(id);
+    await refuseChangeOfStrongerGroup(svc, caller, group);
     if (group.roles.includes('admin')) await keepAdminRole(svc, id);
     await held.confirm();
     await svc.groups.delete(id);

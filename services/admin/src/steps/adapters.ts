@@ -50,7 +50,12 @@ export async function changeAdapter(
   const updated = await svc.adapters.update(
     name,
     current.version,
-    { data: sealedAdapterData(data, current.data, svc.secrets), version, lastUpdated: now, lastUpdatedBy: by },
+    {
+      data: sealedAdapterData(data, current.data, svc.secrets, 'data' in change ? undefined : 'body.properties'),
+      version,
+      lastUpdated: now,
+      lastUpdatedBy: by,
+    },
     { version: String(version), date: now, changes: `${'data' in change ? 'document' : 'connection settings'} updated by ${by}` },
   );
   audit?.audit({ target: { kind: 'adapter', id: name, name }, changes: auditChanges(current.data, updated.data) });

@@ -21,10 +21,33 @@ export function auditCaughtUp(svc: AdminContext): Promise<void> {
   return svc.bus.queueHandled('audit', CHAIN_WAIT_MS);
 }
 
-/** Recomputes the chain of every kept record, from the retention anchor (or the first record ever). */
-export async function verifyAuditChain(svc: AdminContext): Promise<AuditVerification> {
-  await auditCaughtUp(svc);
-  return svc.audit.verify();
+/** The verification of each admin service under way, and the one that runs after it for those who asked meanwhile. */
+const verifications = new WeakMap<AdminContext, { running?: Promise<AuditVerification>; next?: Promise<AuditVerification> }>();
+
+/**
+ * Recomputes the chain of every kept record, from the retention anchor (or the first record ever).
+ * One runs at a time: those asked while one runs share the one that starts when it ends (it holds
+ * every record answered before they asked, which the one running may not), so that many callers at
+ * once cost two walks of the chain, not one each.
+ */
+export function verifyAuditChain(svc: AdminContext): Promise<AuditVerification> {
+  let state = verifications.get(svc);
+  if (state === undefined) verifications.set(svc, (state = {}));
+  const current = state;
+  if (current.running === undefined) {
+    const run = auditCaughtUp(svc).then(() => svc.audit.verify());
+    current.running = run.finally(() => {
+      current.running = undefined;
+    });
+    return current.running;
+  }
+  current.next ??= current.running
+    .catch(() => undefined)
+    .then(() => {
+      current.next = undefined;
+      return verifyAuditChain(svc);
+    });
+  return current.next;
 }
 
 /** One page of the export: records after `afterSeq` within `since`/`until`, a JSON record a line, oldest first. */

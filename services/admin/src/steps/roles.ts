@@ -1,9 +1,10 @@
 // Steps on custom roles that several handlers share: the view, the roles groups are given, and
 // telling the gateways when what a group allows changed.
 import { AppError, escapeUnprintable } from '@nap/contracts';
-import type { Role } from '@nap/contracts';
+import type { Caller, Role } from '@nap/contracts';
 import type { AdminContext } from '../context';
 import type { HeldClaim } from '../engine/serialized-changes';
+import { refuseRolesBeyondCaller } from './delegation';
 import { checkGroupName, newGroupRecord } from '../domain/accounts';
 import { CUSTOM_PROVENANCE, builtInNamedLike } from '../domain/roles';
 import type { RoleView } from '../domain/roles';
@@ -72,12 +73,13 @@ export async function announceRoleChange(svc: AdminContext, roleId: string): Pro
 export async function addGroup(
   svc: AdminContext,
   group: { name: string; description?: string; roles?: Role[]; assignedRoles?: { roleId: string }[] },
-  by: string,
+  caller: Caller,
   deadline: number,
   member: string,
 ): Promise<GroupRecord> {
   checkGroupName(group.name, `${member}.name`);
   const { assignedRoles = [], ...rest } = group;
+  const by = caller.username;
   const insert = async (held?: HeldClaim) => {
     const sameButCase = await svc.groups.findByNameInAnyCase(group.name);
     if (sameButCase !== null)
@@ -88,6 +90,12 @@ export async function addGroup(
           : `A group named "${sameButCase.name}" already exists; group names differ in more than letter case`,
       );
     const checked = assignedRoles.length > 0 ? await checkAssignedRoles(svc, assignedRoles, `${member}.assignedRoles`) : [];
+    await refuseRolesBeyondCaller(
+      svc,
+      caller,
+      { roles: rest.roles ?? [], roleIds: checked.map((r) => r.roleId) },
+      `Group "${group.name}" would give`,
+    );
     await held?.confirm();
     return svc.groups.insert(newGroupRecord(rest, by, new Date().toISOString(), checked));
   };

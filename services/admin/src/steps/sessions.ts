@@ -16,6 +16,9 @@ import type { SessionRecord } from '../store/sessions';
 import type { SigningKeyRepository } from '../store/signing-keys';
 import { signedInAccount } from './sign-in';
 
+/** How long past its expiry a session is kept before a login deletes it: longer than clocks of gateways and admin replicas differ. */
+export const EXPIRED_SESSION_GRACE_MS = 10 * 60_000;
+
 /**
  * The account of a session, checked again with its sign-in method when the method's re-check
  * interval has passed since the last check: groups brought up to date, or every session of the
@@ -116,6 +119,8 @@ export async function issueToken(
   const provenance = (await svc.accounts.find(caller.id))?.provenance;
   const session = newSession(sid, caller, method, now, ttlSeconds, provenance, from);
   if (renewal !== undefined) session.renewal = svc.secrets.seal(renewal);
+  // expired sessions go as logins go by (as expired login counts do); the grace leaves a gateway whose clock is behind its own word on them
+  await svc.sessions.deleteExpired(now - EXPIRED_SESSION_GRACE_MS);
   await svc.sessions.insert(session);
   const token = signToken(
     { sid, sub: caller.id, iat: Math.floor(now / 1000), exp: Math.floor(session.expiresAt / 1000), kid: signing.kid },

@@ -48,8 +48,10 @@ export function loginAttempt(svc: Pick<AdminContext, 'countLogin'>, ctx: Handler
  */
 export async function checkCredentials(svc: AdminContext, username: string, password: string, attempt: LoginAttempt): Promise<Caller> {
   const outcome = await attemptLogin(svc, username, password, attempt);
-  if (outcome === 'inactive') throw new AppError('UNAUTHENTICATED', `Account "${username}" is inactive`);
-  if (outcome === 'wrong') throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
+  // the right password of an inactive account is answered as a wrong one (the log tells them apart):
+  // an answer of its own would tell whoever guesses that the password is right, and that the account exists
+  if (outcome === 'wrong' || outcome === 'inactive')
+    throw new AppError('UNAUTHENTICATED', `The username or password of "${username}" is wrong`);
   return callerOfAccount(svc, outcome);
 }
 

@@ -41,6 +41,15 @@ export class SessionRepository {
     return this.sessions.findOne({ _id: sid });
   }
 
+  /**
+   * Deletes the sessions whose tokens expired before `before` (epoch ms), revoked or not: a token is
+   * refused after its `exp` whatever its record says, so nothing needs them, and without this every
+   * login (a script fetching a token per run) would stay in the store for ever.
+   */
+  async deleteExpired(before: number): Promise<void> {
+    await this.sessions.deleteMany({ expiresAt: { $lt: before } });
+  }
+
   /** Records a use of the session (epoch ms): the idle limit counts from it. */
   async touch(sid: string, at: number): Promise<void> {
     await this.sessions.updateOne({ _id: sid }, { $set: { lastUsed: at } });
