@@ -710,12 +710,12 @@ export const GATEWAY_DEVICES_OPERATIONS = defineOperations('gateway-devices', [
     http: { method: 'GET', path: '/gw/knownHosts' },
     auditKind: 'host-key',
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: closed({ ...listQuerySchema.properties }),
     response: resultsOf(knownHostSchema),
     addition: true,
     notes:
       'One entry per SSH endpoint (host:port, [address]:port for IPv6), trusted on first use or by PUT /gw/knownHosts/:hostPort. ' +
-      'Shared list options: filter by hostPort or fingerprint, sort by hostPort (default) or created.',
+      'Shared list options: filter by hostPort or fingerprint, sort by hostPort (default) or created; another query member is refused, 400 VALIDATION_FAILED naming it.',
   },
   {
     name: 'trustHostKey',

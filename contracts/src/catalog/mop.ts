@@ -42,9 +42,12 @@ const TEMPLATE_TYPES = ['template', 'templates', 'analytic'] as const;
 /** Longest wait a re-attempt may ask for, in minutes: 365 days. */
 const MAX_REATTEMPT_MINUTES = 525_600;
 
-/** Devices targeted by a run: inventory device names. */
+/** Most devices one run targets: each is a record of the audit trail (as job cancel bounds its job ids). */
+const MAX_RUN_DEVICES = 1000;
+
+/** Devices targeted by a run: inventory device names, at most {@link MAX_RUN_DEVICES}. */
 function devices() {
-  return arr(name(), { minItems: 1, description: 'inventory device names' });
+  return arr(name(), { minItems: 1, maxItems: MAX_RUN_DEVICES, description: `inventory device names, at most ${MAX_RUN_DEVICES}` });
 }
 
 /** Values of the `<!name!>` variables: strings, numbers, booleans, or arrays of them (the command runs once per element). */

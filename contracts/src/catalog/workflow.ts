@@ -58,6 +58,21 @@ const deleted = (id: string) => envelopeOf(id, embed(deletedCountSchema));
 /** Most jobs one `POST /operations-manager/jobs/cancel` cancels (each is a record of the audit trail). */
 const MAX_CANCEL_JOBS = 1000;
 
+/** Notes of both start routes on `options.groups`: who sees the job. */
+const START_GROUPS_NOTES =
+  "options.groups gives the job its groups (who sees its variables and results; left out, the workflow's groups). " +
+  'A caller who is not an admin gives only groups it is in (403 GROUP_ACCESS_DENIED, one detail per other group, named body.options.groups[<i>]); ' +
+  "its empty list gives the workflow's groups, as leaving groups out does (a job without groups is seen by every caller, and clients send groups: [] on every start). " +
+  'An admin gives any groups, an empty list included. A group that does not exist is 400 VALIDATION_FAILED naming its member (body.options.groups[<i>]). Repeated ids count once.';
+
+/**
+ * Notes of the job lists on their size: a page reads back at most 4 × NAP_JOB_MAX_VALUE_BYTES of large
+ * values (services/workflow README, LIST_VALUE_BYTES_PER_MAX_VALUE of the workflow service).
+ */
+const PAGE_VALUE_BYTES_NOTE =
+  'A page stops early (it holds one job at least) before the job that would take the large values of its jobs ' +
+  '(task outputs and variables kept apart from the job document, each reference counted) past 4 × NAP_JOB_MAX_VALUE_BYTES (60 MiB by default): ';
+
 /** Notes shared by the operator routes that switch the engine's workers. */
 const WORKER_NOTES =
   'Platform-wide: every engine replica follows the setting within a second (it is kept in the workflow store, so a replica that starts later follows it too). ' +
@@ -127,6 +142,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
       'Non-admin callers see jobs without groups, jobs of their groups and jobs they started. ' +
       'after=<nextPageAfter of the previous page> pages by keyset (same filters, sort and order): every page costs the same however deep; skip keeps working. ' +
       'total counts matches up to 10,000 past skip; totalExact is false (and hints say so) when the count stopped there. ' +
+      PAGE_VALUE_BYTES_NOTE +
+      'hints say so, and nextPageSkip (skip + the jobs it holds) and nextPageAfter go on after the last of them. ' +
       'Which index serves which filter and sort: docs/indexes.md.',
   },
   // the spec's POST /workflow_engine/jobs/:jobId/retryTask
@@ -163,7 +180,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     notes:
       'Answers once the job is created and running; it does not wait for the job to finish. ' +
       'A member of options that misspells one the engine reads (varibles, groupz, Description) is refused, 400 VALIDATION_FAILED ' +
-      "naming it and the member meant (did you mean 'variables'?); other members are ignored.",
+      "naming it and the member meant (did you mean 'variables'?); other members are ignored. " +
+      START_GROUPS_NOTES,
   },
   // the spec's POST /workflow_engine/getJobList/:status
   {
@@ -177,7 +195,9 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: jobListSchema,
     notes:
       'A read although it is a POST. Allowed values of :status are not shown by the spec; the service answers 400 for an unknown status. ' +
-      'options.page.after (nextPageAfter of the previous list) pages by keyset; total counts up to 10,000 past skip (totalExact).',
+      'options.page.after (nextPageAfter of the previous list) pages by keyset; total counts up to 10,000 past skip (totalExact). ' +
+      PAGE_VALUE_BYTES_NOTE +
+      'its limit then says how many jobs it holds (skip + limit pages on without a gap), and nextPageAfter goes on after the last of them.',
   },
   // additions
   {
@@ -253,7 +273,8 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     response: startedJobEnvelopeSchema,
     addition: true,
     notes:
-      'Answers { message, data: <the job, status running>, metadata } once the job is created; it does not wait for the job to finish.',
+      'Answers { message, data: <the job, status running>, metadata } once the job is created; it does not wait for the job to finish. ' +
+      START_GROUPS_NOTES,
   },
   {
     name: 'getTasks',
@@ -293,11 +314,11 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'List the job archives',
     http: { method: 'GET', path: '/operations-manager/jobs/archives' },
     roles: ROLE_SETS.admin,
-    query: listQuerySchema,
+    query: closed({ ...listQuerySchema.properties }),
     response: jobArchivePageSchema,
     addition: true,
     notes:
-      "Archives made on request and by the active profile's retention, newest first. Filter fields: _id, state, origin, requestedBy; sort by createdAt, completedAt, jobs, bytes.",
+      "Archives made on request and by the active profile's retention, newest first. Filter fields: _id, state, origin, requestedBy; sort by createdAt, completedAt, jobs, bytes. Another query member is refused, 400 VALIDATION_FAILED naming it.",
   },
   {
     name: 'getJobArchive',
@@ -558,22 +579,22 @@ export const WORKFLOW_OPERATIONS = defineOperations('workflow', [
     summary: 'Counts and durations of jobs per workflow',
     http: { method: 'GET', path: '/workflow_engine/jobs/metrics' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: closed({ ...listQuerySchema.properties }),
     response: jobMetricsSchema,
     addition: true,
     notes:
-      'From the job store. Filter fields: workflow, _id; sorted by workflow. Durations are run_time of finished jobs, in milliseconds.',
+      'From the job store. Filter fields: workflow, _id; sorted by workflow. Durations are run_time of finished jobs, in milliseconds. Another query member is refused, 400 VALIDATION_FAILED naming it.',
   },
   {
     name: 'getTaskMetrics',
     summary: 'Counts and durations of tasks per workflow',
     http: { method: 'GET', path: '/workflow_engine/tasks/metrics' },
     roles: ROLE_SETS.read,
-    query: listQuerySchema,
+    query: closed({ ...listQuerySchema.properties }),
     response: taskMetricsSchema,
     addition: true,
     notes:
-      'From the job store, per workflow and task id. Filter fields: workflow, taskId, name, app, taskType; sorted by workflow then task id.',
+      'From the job store, per workflow and task id. Filter fields: workflow, taskId, name, app, taskType; sorted by workflow then task id. Another query member is refused, 400 VALIDATION_FAILED naming it.',
   },
   // events
   {

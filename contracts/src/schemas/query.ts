@@ -8,6 +8,13 @@ import { Type, closed, int, mapOf, obj, sortOrder, str, withId } from './common'
  * params/query validator coerces strings to numbers and booleans before these schemas apply.
  */
 
+/**
+ * The largest `skip` a list query takes: the largest integer a number holds exactly. Beyond it the
+ * text `1e20` is no longer the count it names, and MongoDB refuses such a skip (a server error where
+ * the caller should be told); past a list's end a page is empty anyway.
+ */
+export const MAX_SKIP = Number.MAX_SAFE_INTEGER;
+
 function queryOptionsProperties() {
   return {
     contains: str({ description: 'substring match value' }),
@@ -16,7 +23,7 @@ function queryOptionsProperties() {
     equalsField: str({ description: 'field the equals match applies to' }),
     startsWith: str({ description: 'prefix match value' }),
     startsWithField: str({ description: 'field the prefix match applies to' }),
-    skip: int({ minimum: 0, description: 'number of items to skip' }),
+    skip: int({ minimum: 0, maximum: MAX_SKIP, description: 'number of items to skip' }),
     limit: int({ minimum: 0, description: 'maximum number of items; the service clamps large values' }),
     sort: str({ description: 'field to sort by' }),
     order: sortOrder(),
@@ -72,7 +79,7 @@ export const jobQueryParametersSchema = withId(
   'nap:schemas/job-query-parameters',
   closed({
     limit: int({ minimum: 0, description: 'page size; the service clamps large values and says so in hints' }),
-    skip: int({ minimum: 0, description: 'items to skip' }),
+    skip: int({ minimum: 0, maximum: MAX_SKIP, description: 'items to skip' }),
     after: str({
       description:
         'keyset paging: nextPageAfter of the previous page (same filters, sort and order); the page starts after its last job, at the same cost however deep',

@@ -4,7 +4,7 @@ import type { BusClient, HandlerContext } from '@nap/bus';
 import { errorMessage, isPlainObject } from '@nap/util';
 import { assertMayRun, canSeeJob, visibilityFilter } from './domain/job-model';
 import type { JobRecord } from './domain/job-model';
-import { assertNoMisspelledOptions } from './domain/start-options';
+import { START_GROUPS_MEMBER, assertNoMisspelledOptions, startGroups } from './domain/start-options';
 import type { ArchivedMetricSums } from './domain/archived-metrics';
 import type { JobMetricsAccumulator } from './domain/job-metrics';
 import { assertAutomationAccess, gbacGroupIds, mayAccessAutomation, toAutomationRecord } from './domain/automations';
@@ -97,6 +97,8 @@ export async function startWithOptions<T>(
   const reply = await ctx.callRaw('studio.getWorkflow', { body: { name: workflowName } });
   const workflow = svc.engine.workflows.parse(workflowName, reply.data);
   assertMayRun(workflow, ctx.caller);
+  const groups = startGroups(ctx.caller, options.groups);
+  if (groups !== undefined && options.groups !== undefined) await assertStartGroupsExist(svc, options.groups);
   // job variables are walked by the engine (references, templates, JSON queries) for the job's life
   assertJsonDepth(options.variables, 'options.variables');
   // the job's task calls belong to this request's trace, also once another engine drives the job
@@ -110,7 +112,7 @@ export async function startWithOptions<T>(
       ...(options.variables !== undefined ? { variables: options.variables } : {}),
       ...(options.description !== undefined ? { description: options.description } : {}),
       ...(options.type !== undefined ? { type: options.type } : {}),
-      ...(options.groups !== undefined ? { groups: options.groups } : {}),
+      ...(groups !== undefined ? { groups } : {}),
       ...(options.pinned !== undefined ? { pinned: options.pinned } : {}),
       ...(traceContext !== undefined ? { traceContext } : {}),
     },
@@ -230,20 +232,55 @@ export async function saveAutomation(
   return { automation: { ...stored, triggers: kept }, notes };
 }
 
+/** Groups asked of the group directory at once: the most a page of it holds. */
+const GROUP_PAGE = 500;
+
+/**
+ * Of `ids`, those that name no group of the platform, as the group directory (the admin service)
+ * lists them, read as the platform: page after page until every id is found or the list ends.
+ */
+async function missingGroupIds(svc: WorkflowContext, ids: readonly string[]): Promise<Set<string>> {
+  const missing = new Set(ids);
+  for (let skip = 0; missing.size > 0;) {
+    const { results, total } = (await svc.client.call('admin.getGroups', { query: { skip, limit: GROUP_PAGE } }, { caller: SYSTEM_CALLER }))
+      .body;
+    for (const { _id } of results) if (_id !== undefined) missing.delete(_id);
+    skip += results.length;
+    if (results.length === 0 || (total !== undefined && skip >= total)) break;
+  }
+  return missing;
+}
+
 /**
  * Refuses group ids that name no group (404 GROUP_NOT_FOUND naming the first, as the catalog import
  * refuses a group that does not exist): such a gbac would shut everyone but admins out for good.
  */
 export async function assertGroupsExist(svc: WorkflowContext, ids: string[], member: string): Promise<void> {
   if (ids.length === 0) return;
-  const { results } = (await svc.client.call('admin.getGroups', { query: {} }, { caller: SYSTEM_CALLER })).body;
-  const known = new Set(results.map((g) => g._id));
-  const missing = ids.filter((id) => !known.has(id));
+  const unknown = await missingGroupIds(svc, ids);
+  const missing = ids.filter((id) => unknown.has(id));
   if (missing.length > 0)
     throw new AppError(
       'GROUP_NOT_FOUND',
       `${member} names ${missing.map((id) => `"${id}"`).join(', ')}, which ${missing.length === 1 ? 'is no group' : 'are no groups'} of this platform; create ${missing.length === 1 ? 'it' : 'them'} first or use a group id`,
       { details: [{ member, message: `names groups that do not exist: ${missing.join(', ')}` }] },
+    );
+}
+
+/**
+ * Refuses a start's `options.groups` that names a group that does not exist (400 VALIDATION_FAILED,
+ * one detail per such member, `body.options.groups[2]`): a job shared only with groups nobody is in
+ * would be seen by admins and its starter alone, which is never what the start meant.
+ */
+async function assertStartGroupsExist(svc: WorkflowContext, given: readonly string[]): Promise<void> {
+  if (given.length === 0) return;
+  const unknown = await missingGroupIds(svc, given);
+  const missing = given.flatMap((id, i) => (unknown.has(id) ? [{ id, member: `${START_GROUPS_MEMBER}[${i}]` }] : []));
+  if (missing.length > 0)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${missing.map(({ id, member }) => `${member} "${id}"`).join(', ')} ${missing.length === 1 ? 'is no group' : 'are no groups'} of this platform; give the ids of groups that exist, or leave groups out for the workflow's`,
+      { details: missing.map(({ id, member }) => ({ member, message: `"${id}" is no group of this platform` })) },
     );
 }
 

@@ -35,7 +35,8 @@ function invalid(message: string): AppError {
 
 /** Checks a field path of the query; throws JOB_QUERY_INVALID naming it. */
 export function checkField(field: string, where: string): string {
-  if (!FIELD.test(field) || HIDDEN.test(field)) {
+  // a `__proto__` part names no member of a job (the store refuses it, and an object built with it drops the condition)
+  if (!FIELD.test(field) || HIDDEN.test(field) || field.split('.').includes('__proto__')) {
     throw invalid(
       `${where} names the field ${JSON.stringify(field)}, which is not a field path (letters, digits, "_" and "-" parts joined by ".")`,
     );
@@ -199,8 +200,12 @@ function fieldList(text: string, where: string): string[] {
     .map((f) => checkField(f, where));
 }
 
-/** Translates the query members of `GET /operations-manager/jobs` into a store query; throws JOB_QUERY_INVALID. */
-export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): JobQuery {
+/**
+ * Translates the query members of `GET /operations-manager/jobs` into a store query; throws
+ * JOB_QUERY_INVALID. `options.sortHints: false` leaves out the hint about sorts the job indexes do not
+ * serve, for a list that is not of jobs (the task list sorts every match in memory whatever the sort).
+ */
+export function buildJobQuery(params: JobQueryParameters, visibility?: Filter, options: { sortHints?: boolean } = {}): JobQuery {
   const hints: string[] = [];
   const clauses: Filter[] = [];
   for (const operator of JOB_QUERY_OPERATORS) {
@@ -231,7 +236,7 @@ export function buildJobQuery(params: JobQueryParameters, visibility?: Filter): 
   const order = params.order ?? -1;
   const sortField = params.sort === undefined || params.sort === '' ? JOB_START_FIELD : checkSearchable(params.sort, 'sort');
   const sort = jobSort(sortField, order);
-  if (!isServedSort(sortField))
+  if (options.sortHints !== false && !isServedSort(sortField))
     hints.push(
       `sort ${sortField} is not served by an index: every matching job is read to sort the page; sort by one of ${JOB_SORT_FIELDS.join(', ')} to keep pages fast in a long history`,
     );

@@ -1,4 +1,5 @@
-import type { Doc, Filter } from '@nap/store';
+import { AppError } from '@nap/contracts';
+import type { Doc, Filter, Projection } from '@nap/store';
 import { isRecord } from '@nap/util';
 import { isActiveStatus } from './job-model';
 
@@ -86,4 +87,27 @@ export function taskJobScope(filter: Filter): TaskJobScope {
       everyJob = true;
   }
   return { filter: clauses.length === 0 ? {} : clauses.length === 1 ? (clauses[0] as Filter) : { $and: clauses }, everyJob };
+}
+
+/**
+ * The projection of the task list made of a job query's (`include`, `exclude`): every task item
+ * keeps its `_id`, and its job's summary `{ _id, name, status }` is shown whole or not at all, so
+ * that `include=job.name` shows `job`. Excluding `_id` or a member of `job` is refused
+ * (JOB_QUERY_INVALID naming it); `exclude=job` leaves the summary out.
+ */
+export function taskProjection(projection: Projection): Projection {
+  const out: Projection = {};
+  for (const [field, value] of Object.entries(projection)) {
+    const ofJob = field.startsWith('job.');
+    if (value === 1) out[ofJob ? 'job' : field] = 1;
+    else if (field === '_id' || ofJob)
+      throw new AppError(
+        'JOB_QUERY_INVALID',
+        field === '_id'
+          ? 'exclude names _id, which every task keeps (its id)'
+          : `exclude names ${field}, which every task keeps (its job's summary is shown whole); exclude job to leave the summary out`,
+      );
+    else out[field] = 0;
+  }
+  return out;
 }

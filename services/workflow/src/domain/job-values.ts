@@ -25,6 +25,19 @@ export interface ValueLimits {
   maxBytes: number;
 }
 
+/**
+ * What a list of jobs (a page, a batch of the task list) reads back at once at most, as a multiple
+ * of the largest value a job holds: 4 × 15 MiB by default. A page that would read more holds fewer
+ * jobs (at least one) and says so; without it a few jobs that copy one large value into many
+ * outputs make a page of hundreds of megabytes, which no answer can carry.
+ */
+export const LIST_VALUE_BYTES_PER_MAX_VALUE = 4;
+
+/** The bytes of values a list of jobs reads back at once at most, with these limits (see {@link LIST_VALUE_BYTES_PER_MAX_VALUE}). */
+export function listValueBytes(limits: ValueLimits): number {
+  return LIST_VALUE_BYTES_PER_MAX_VALUE * limits.maxBytes;
+}
+
 export const DEFAULT_VALUE_LIMITS: ValueLimits = { inlineBytes: DEFAULT_INLINE_VALUE_BYTES, maxBytes: DEFAULT_MAX_VALUE_BYTES };
 
 /** The member of a reference to a value kept outside its job document. */
@@ -145,6 +158,35 @@ export function jobValueSlots(job: { variables?: unknown; tasks?: unknown }): Va
   if (typeof job.tasks === 'object' && job.tasks !== null)
     for (const task of Object.values(job.tasks as Record<string, JobTask>)) slots.push(...taskValueSlots(task));
   return slots;
+}
+
+/**
+ * The bytes of JSON that reading a job document (or a projection of it) back adds to it: the sizes
+ * its references to values kept in `job_values` carry, each counted as often as it is referred to
+ * (each reference is read back as a value of its own). A few references to one large value make a
+ * job many times its stored size once read: lists of jobs are measured by this before they read
+ * the values back.
+ */
+export function outOfLineBytes(job: { variables?: unknown; tasks?: unknown }): number {
+  let total = 0;
+  for (const { holder, key } of jobValueSlots(job)) {
+    const value = holder[key];
+    if (isValueRef(value)) total += value.bytes;
+  }
+  return total;
+}
+
+/**
+ * How many of a list of jobs to read back at once (a page, a batch), in order: each while the
+ * bytes their values add ({@link outOfLineBytes}) stay within `budget`, and always the first.
+ */
+export function jobsWithinBytes(jobs: readonly { variables?: unknown; tasks?: unknown }[], budget: number): number {
+  let total = 0;
+  for (let i = 0; i < jobs.length; i += 1) {
+    total += outOfLineBytes(jobs[i] ?? {});
+    if (total > budget && i > 0) return i;
+  }
+  return jobs.length;
 }
 
 /**

@@ -117,8 +117,14 @@ export class InputSchemaCache {
    * a usable JSON Schema (or its check overran the time limit). `provided` are the variables the
    * platform gives every job (`_id`, `initiator`): they take part, over the given ones, where the
    * schema names them. Defaults the schema gives inside a given variable are filled into it.
+   * `label` names the variables in the problems as the request gave them (`options.variables.device`).
    */
-  async check(workflow: WorkflowDocument, given: Record<string, unknown>, provided: Record<string, unknown> = {}): Promise<void> {
+  async check(
+    workflow: WorkflowDocument,
+    given: Record<string, unknown>,
+    provided: Record<string, unknown> = {},
+    label = 'variables',
+  ): Promise<void> {
     const schema = workflow.inputSchema;
     if (!isRecord(schema) || Object.keys(schema).length === 0) return;
     const named = new Set([
@@ -131,7 +137,7 @@ export class InputSchemaCache {
       key,
       schema,
       variables,
-      'variables',
+      label,
       (message) =>
         new AppError('WORKFLOW_INVALID', `The inputSchema of workflow "${workflow.name}" is not a usable JSON Schema: ${message}`),
     );

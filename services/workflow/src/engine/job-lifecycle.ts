@@ -1,6 +1,7 @@
 import { AppError, MAX_SECRET_TEXT_BYTES, assertSecretTextWithin, declaredSecretMembers } from '@nap/contracts';
 import type { Caller, JobEventName, WorkflowDocument } from '@nap/contracts';
 import { cloneJson } from '../domain/builtins/types';
+import { END, START } from '../domain/graph';
 import { newJobId } from '../domain/ids';
 import { isActiveStatus, isManual, newJobRecord, WAITING_LEASE } from '../domain/job-model';
 import type { FinishRequest, JobRecord, JobTask, JobTraceContext, JobTrigger, ParentLink } from '../domain/job-model';
@@ -13,7 +14,7 @@ import { ownTraceOf } from './job-trace';
 import type { LeaseManager } from './lease-manager';
 import type { OwnedJobs } from './owned-jobs';
 import type { WorkerSwitches } from './worker-switches';
-import { setOwn } from '@nap/util';
+import { ownValue, setOwn } from '@nap/util';
 
 /** A job to create: the workflow it copies, its variables and options, the caller it acts as. */
 export interface StartJobInput {
@@ -111,7 +112,8 @@ export class JobLifecycle {
     // `initiator` count, as the job holds them. A child job's variables are its parent's wiring and
     // are not checked: the fixtures' workflows pass their children values the children's schemas do
     // not describe (null re-attempt settings where an integer is declared), and run so.
-    if (input.parent === undefined) await this.parts.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username });
+    if (input.parent === undefined)
+      await this.parts.schemas.check(workflow, variables, { _id: job._id, initiator: caller.username }, member);
     // a job that no request or parent handed a trace (a schedule, a trigger) gets a trace of its own
     const ownTrace = job.traceContext === undefined ? await ownTraceOf(job) : undefined;
     if (ownTrace !== undefined) job.traceContext = ownTrace;
@@ -194,20 +196,34 @@ export class JobLifecycle {
    * `finish_state` among them chooses success (default) or failure. The owner applies it.
    */
   async finishTask(job: JobRecord, taskId: string, variables: Record<string, unknown>, by: string): Promise<JobRecord> {
-    const task = job.tasks[taskId];
+    // own members only: "constructor" or "toString" name no task of a job
+    const task = ownValue(job.tasks, taskId);
     if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${job._id}" has no task "${taskId}"`);
     if (!isManual(task)) throw new AppError('JOB_STATE_CONFLICT', `Task "${taskId}" of job "${job._id}" is not a manual task`);
     const { finish_state: finishState, ...outgoing } = variables;
     if (finishState !== undefined && finishState !== 'success' && finishState !== 'failure') {
-      throw new AppError('VALIDATION_FAILED', `variables.finish_state must be success or failure, not ${JSON.stringify(finishState)}`);
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `body.variables.finish_state must be success or failure, not ${JSON.stringify(finishState)}`,
+        {
+          details: [{ member: 'body.variables.finish_state', message: 'must be success or failure' }],
+        },
+      );
     }
     const request: FinishRequest = { variables: outgoing, finishState: finishState ?? 'success', by, at: Date.now() };
     const updated = await this.parts.repository.requestFinish(job._id, taskId, request, job);
-    if (updated === null)
+    if (updated === null) {
+      // the job as read may be older than what refused the answer (another answer at the same time): say what it is now
+      const now = (await this.parts.repository.findById(job._id)) ?? job;
+      const current = ownValue(now.tasks, taskId) ?? task;
+      const answered = current.finishRequest ?? (current.metrics?.user !== undefined ? { by: current.metrics.user } : undefined);
       throw new AppError(
         'JOB_STATE_CONFLICT',
-        `Task "${taskId}" of job "${job._id}" is not waiting to be finished (task ${String(task.status)}, job ${job.status})`,
+        answered !== undefined
+          ? `Task "${taskId}" of job "${job._id}" was already answered by "${String(answered.by)}"`
+          : `Task "${taskId}" of job "${job._id}" is not waiting to be finished (task ${String(current.status)}, job ${now.status})`,
       );
+    }
     this.parts.owned.wakeOwner(job._id);
     return updated;
   }
@@ -221,8 +237,24 @@ export class JobLifecycle {
   async retryTask(jobId: string, taskId: string, variables: Record<string, { value: unknown }>, by: string): Promise<JobRecord> {
     const job = await this.parts.repository.findById(jobId);
     if (job === null) throw new AppError('JOB_NOT_FOUND', `No job with id "${jobId}"`);
-    const task = job.tasks[taskId];
+    // own members only: "constructor" or "toString" name no task, and would be written into the job as one
+    const task = ownValue(job.tasks, taskId);
     if (task === undefined) throw new AppError('TASK_NOT_FOUND', `Job "${jobId}" has no task "${taskId}"`);
+    // running workflow_end again would end the job complete with its failed task still in error, and a
+    // task that never ran would skip the one that failed the same way: only a task that ran is retried
+    if (taskId === START || taskId === END)
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `Task "${taskId}" marks the ${taskId === START ? 'start' : 'end'} of the workflow; retry the task that failed`,
+        {
+          details: [{ member: 'body.taskId', message: `is ${taskId}, which is not a task that runs` }],
+        },
+      );
+    if (task.status === 'incomplete')
+      throw new AppError(
+        'JOB_STATE_CONFLICT',
+        `Task "${taskId}" of job "${jobId}" never ran (status incomplete); retry a task that ran, such as the one that failed`,
+      );
     if (job.status !== 'error')
       throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" is ${job.status}; only a job in error can retry a task`);
     if (job.archive !== undefined)
@@ -245,7 +277,16 @@ export class JobLifecycle {
     if (retried.retrySettings) retried.retrySettings = { ...retried.retrySettings, count: 0 };
     const resumed = outboxEntry('jobResume', jobEventPayload({ ...job, status: 'running' }, { by, taskId }));
     const updated = await this.parts.repository.restartTask(jobId, taskId, retried, this.parts.serverId, now, by, resumed, job);
-    if (updated === null) throw new AppError('JOB_STATE_CONFLICT', `Job "${jobId}" changed while its task was being retried; try again`);
+    if (updated === null) {
+      // another retry (or an archive) got there first: trying again blindly would retry twice, so say what the job is now
+      const current = await this.parts.repository.findById(jobId);
+      throw new AppError(
+        'JOB_STATE_CONFLICT',
+        current?.archive !== undefined
+          ? `Job "${jobId}" is being archived; its tasks can no longer be retried`
+          : `Job "${jobId}" is ${current?.status ?? 'no longer stored'}: another request retried or changed it while its task was being retried; read it again before retrying`,
+      );
+    }
     this.parts.owned.adopt(cloneJson(updated), true);
     this.parts.events.drain(jobId);
     return updated;

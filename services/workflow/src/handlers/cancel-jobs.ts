@@ -21,11 +21,12 @@ export function cancelJobs(svc: WorkflowContext): Handler<'workflow.cancelJobs'>
           target: { kind: 'job', id: jobId, name: job.name },
           ...(canceled ? { changes: [{ member: 'status', before: job.status, after: 'canceled' }] } : {}),
         });
-        results.push(
-          canceled
-            ? { jobId, success: true, message: `Job "${jobId}" canceled` }
-            : { jobId, success: false, message: `Job "${jobId}" is ${job.status}; only running or paused jobs can be canceled` },
-        );
+        if (canceled) results.push({ jobId, success: true, message: `Job "${jobId}" canceled` });
+        else {
+          // a job that a request at the same time canceled (or that ended meanwhile) was active when read: say what it is now
+          const status = (await svc.jobs.statusOf(jobId)) ?? job.status;
+          results.push({ jobId, success: false, message: `Job "${jobId}" is ${status}; only running or paused jobs can be canceled` });
+        }
       } catch (err) {
         if (!isAppError(err)) throw err;
         results.push({ jobId, success: false, message: err.message });

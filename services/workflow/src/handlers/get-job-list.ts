@@ -40,7 +40,8 @@ export function getJobList(svc: WorkflowContext): Handler<'workflow.getJobList'>
     return {
       results: list.items.map(toPublicJob),
       skip,
-      limit,
+      // a list whose jobs' large values cut it short says how many it holds, so that skip + limit pages on without a gap
+      limit: list.cutAtBytes === undefined ? limit : list.items.length,
       total: list.total,
       totalExact: list.totalExact,
       nextPageAfter: list.nextAfter,

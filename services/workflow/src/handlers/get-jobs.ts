@@ -32,6 +32,18 @@ function countStoppedHint(total: number): string {
   return `more than ${total} jobs match: total stops counting there (totalExact is false); page on with nextPageAfter or narrow the query`;
 }
 
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
+/** The hint of a page that holds fewer jobs than its limit because of the size of their values. */
+function pageCutHint(held: number, limit: number, bytes: number): string {
+  return (
+    `the page holds ${held} of the ${limit} jobs asked for: their task outputs and variables add up to more than ${sizeText(bytes)}, ` +
+    'the most a page carries; page on with nextPageSkip or nextPageAfter, or leave them out (exclude=tasks,variables)'
+  );
+}
+
 /** `GET /operations-manager/jobs`: a page of jobs; every query member is translated by buildJobQuery, never passed through. */
 export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
   return async (input, ctx) => {
@@ -48,6 +60,7 @@ export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
     );
     await dereferenceJobs(svc.jobs, items, query.dereference);
     if (!page.totalExact) query.hints.push(countStoppedHint(page.total));
+    if (page.cutAtBytes !== undefined) query.hints.push(pageCutHint(items.length, query.limit, page.cutAtBytes));
     // the page is a projection of stored jobs: masked by the same policy as a whole job
     return {
       items: items.map((item) => redactSecrets(item)),
@@ -58,7 +71,8 @@ export function getJobs(svc: WorkflowContext): Handler<'workflow.getJobs'> {
       skip: query.skip,
       limit: query.limit,
       // the spec types both as integers: where there is no such page (the last, the first) the member is left out
-      ...(page.hasMore ? { nextPageSkip: query.skip + query.limit } : {}),
+      // after the jobs the page holds: fewer than limit when their large values cut it short
+      ...(page.hasMore ? { nextPageSkip: query.skip + items.length } : {}),
       ...(query.skip > 0 ? { previousPageSkip: Math.max(0, query.skip - query.limit) } : {}),
       nextPageAfter: page.nextAfter,
     };

@@ -21,7 +21,7 @@ export function getTaskMetrics(svc: WorkflowContext): Handler<'workflow.getTaskM
   return async (input, ctx) => {
     const query = toListQuery(input.query, TASK_METRIC_FIELDS);
     const sums = new JobMetricsAccumulator();
-    for await (const batch of svc.jobs.scan(metricsScope(ctx.caller), { name: 1, status: 1, metrics: 1, tasks: 1 }, 200))
+    for await (const batch of svc.jobs.scan(metricsScope(ctx.caller), { name: 1, status: 1, metrics: 1, tasks: 1 }, 200, { values: false }))
       for (const job of batch) sums.add(job);
     await addArchivedMetrics(svc, sums, (entry) => canSeeJob(entry, ctx.caller));
     const { items, total } = listDocuments(await ofVisibleWorkflows(ctx, sums.taskMetrics()), query);

@@ -4,7 +4,7 @@ import { listDocuments, listProjected, pageLinks } from '@nap/store';
 import type { Doc, Filter } from '@nap/store';
 import { buildJobQuery } from '../domain/job-query';
 import type { JobQuery } from '../domain/job-query';
-import { TASK_BATCH_JOBS, TASK_SCAN_JOBS, flattenTasks, taskJobScope } from '../domain/job-tasks';
+import { TASK_BATCH_JOBS, TASK_SCAN_JOBS, flattenTasks, taskJobScope, taskProjection } from '../domain/job-tasks';
 import { visibilityFilter } from '../domain/job-model';
 import { maskPageSecrets, withSecretInputs } from '../domain/job-secrets';
 import type { WorkflowContext } from '../context';
@@ -52,7 +52,8 @@ export function getTasks(svc: WorkflowContext): Handler<'workflow.getTasks'> {
   return async (input, ctx) => {
     if (input.query.after !== undefined)
       throw new AppError('JOB_QUERY_INVALID', 'after pages GET /operations-manager/jobs by keyset; the task list pages with skip');
-    const query = buildJobQuery(input.query);
+    const jobQuery = buildJobQuery(input.query, undefined, { sortHints: false });
+    const query = { ...jobQuery, projection: taskProjection(jobQuery.projection) };
     const scope = taskJobScope(query.filter);
     const jobFilter = both(visibilityFilter(ctx.caller), scope.filter);
     const window = scope.everyJob ? undefined : TASK_SCAN_JOBS;

@@ -4,6 +4,7 @@ import { ARCHIVABLE_JOB_STATUSES, hasCode } from '@nap/contracts';
 import type { ArchiveCheck, ArchiveCursor } from '../domain/job-archive';
 import { ACTIVE_STATUSES, isActiveStatus } from '../domain/job-model';
 import { afterToken, keysetAfterJob } from '../domain/job-page';
+import { jobsWithinBytes, listValueBytes } from '../domain/job-values';
 import type { FinishRequest, JobRecord, JobTask, OutboxEntry } from '../domain/job-model';
 import { VALUE_MEMBERS } from './job-sealer';
 import type { JobSealer, SealingSource } from './job-sealer';
@@ -45,6 +46,12 @@ export interface JobPageResult<T> {
   hasMore: boolean;
   /** The keyset token (`after`) of the next page; null on the last page. */
   nextAfter: string | null;
+  /**
+   * Set when the page holds fewer jobs than its limit although more match: the bytes of the large
+   * values of its jobs reached this many (see `listValueBytes`), and the page stops before the job
+   * that would pass them (it holds one job at least).
+   */
+  cutAtBytes?: number;
 }
 
 const ACTIVE = { $in: [...ACTIVE_STATUSES] };
@@ -523,8 +530,13 @@ export class JobRepository {
       this.jobs.find(query.pageFilter ?? query.filter, options),
       this.jobs.countDocuments(query.filter, { limit: query.countLimit + 1 }),
     ]);
-    const hasMore = found.length > query.limit;
-    const items = hasMore ? found.slice(0, query.limit) : found;
+    let items = found.length > query.limit ? found.slice(0, query.limit) : found;
+    // jobs whose large values would make the page larger than any answer can carry wait for the next page
+    const budget = this.listBytes();
+    const fitting = budget === undefined ? items.length : jobsWithinBytes(items, budget);
+    const cut = fitting < items.length;
+    if (cut) items = items.slice(0, fitting);
+    const hasMore = found.length > query.limit || cut;
     const last = items[items.length - 1];
     let nextAfter: string | null = null;
     if (hasMore && last !== undefined) {
@@ -539,7 +551,13 @@ export class JobRepository {
       totalExact: counted <= query.countLimit,
       hasMore,
       nextAfter,
+      ...(cut && budget !== undefined ? { cutAtBytes: budget } : {}),
     };
+  }
+
+  /** The bytes of large values a list of jobs reads back at once at most; undefined without `values`. */
+  private listBytes(): number | undefined {
+    return this.values === undefined ? undefined : listValueBytes(this.values.limits);
   }
 
   /** `{ _id, name, status }` by id of those of `ids` that exist. */
@@ -554,7 +572,12 @@ export class JobRepository {
    * Every job matching `filter`, in batches of `batch` by id, with only the projected members: a
    * scan of the whole store that holds one batch in memory at a time (the metrics routes).
    */
-  async *scan(filter: Filter, projection: Projection, batch = 500): AsyncGenerator<Record<string, unknown>[]> {
+  async *scan(
+    filter: Filter,
+    projection: Projection,
+    batch = 500,
+    options: { values?: boolean } = {},
+  ): AsyncGenerator<Record<string, unknown>[]> {
     const reading = this.reading({ ...projection, _id: 1 });
     let after: string | undefined;
     for (;;) {
@@ -563,7 +586,10 @@ export class JobRepository {
         { sort: { _id: 1 }, limit: batch, ...(reading.projection ? { projection: reading.projection } : {}) },
       );
       if (page.length === 0) return;
-      yield await this.resolved(page, reading.strip);
+      if (options.values === false) {
+        if (reading.strip) for (const job of page) delete job.secretInputs;
+        yield page;
+      } else yield await this.resolved(page, reading.strip);
       const last = page[page.length - 1]?._id;
       if (page.length < batch || typeof last !== 'string') return;
       after = last;
@@ -596,7 +622,13 @@ export class JobRepository {
       if (found.length === 0) return;
       read += found.length;
       const last = found[found.length - 1];
-      yield await this.resolved(found, reading.strip);
+      // read back a part of the batch at a time: a batch of jobs that copy large values holds many times what the store does
+      const budget = this.listBytes();
+      for (let rest = found; rest.length > 0;) {
+        const part = budget === undefined ? rest.length : jobsWithinBytes(rest, budget);
+        yield await this.resolved(rest.slice(0, part), reading.strip);
+        rest = rest.slice(part);
+      }
       if (found.length < size || last === undefined) return;
       after = keysetAfterJob(last, RECENT_FIRST);
       // a start time that is neither a number nor text has no place in the index order to go on from
