@@ -251,7 +251,7 @@ export const ERROR_CODES = {
     status: 400,
     retryable: false,
     description:
-      'The transformation cannot run as written (unknown method, broken assign, cycle); details list each problem with its path.',
+      'The transformation cannot run as written (unknown method, broken assign, cycle, an incoming schema that cannot be compiled); details list each problem with its path.',
   },
   TRANSFORMATION_INCOMING_INVALID: {
     status: 400,
@@ -285,7 +285,7 @@ export const ERROR_CODES = {
   MOP_ANALYTIC_INPUT_INVALID: {
     status: 422,
     retryable: false,
-    description: 'pre or post is not a command template run result (no commands_results).',
+    description: 'pre or post is not a command template run result (no commands_results), or neither holds a result to compare.',
   },
   MOP_DIFF_LIMIT_EXCEEDED: {
     status: 422,

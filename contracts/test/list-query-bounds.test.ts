@@ -53,3 +53,27 @@ describe('a run of mop against devices is bounded', () => {
     },
   );
 });
+
+describe('the job list body and a start are bounded', () => {
+  it("refuses getJobList's page skip past the largest exact integer, naming it", () => {
+    const body = (skip: number) => ({ options: { page: { skip, limit: 10 } } });
+    const op = 'workflow.getJobList';
+    const params = { status: 'running' };
+    expect(problemMembers(op, { params, body: body(MAX_SKIP + 1) })).toEqual(['body.options.page.skip']);
+    expect(problemMembers(op, { params, body: body(MAX_SKIP) })).toEqual([]);
+  });
+
+  it('gives a job at most 1,000 groups at its start, naming options.groups', () => {
+    const groups = (n: number) => Array.from({ length: n }, (_, i) => `group-${i}`);
+    for (const id of ['workflow.startJob', 'workflow.startJobWithOptions']) {
+      const op = getOperation(id);
+      const body = (n: number) => ({ workflow: 'w', options: { groups: groups(n) } });
+      const params = { workflow: 'w' };
+      expect(validateRequest(op, { params, body: body(1000) }).filter((p) => p.member.startsWith('body.options.groups'))).toEqual([]);
+      expect(validateRequest(op, { params, body: body(1001) }).map((p) => [p.member, p.keyword])).toContainEqual([
+        'body.options.groups',
+        'maxItems',
+      ]);
+    }
+  });
+});

@@ -375,7 +375,8 @@ export const STUDIO_OPERATIONS = defineOperations('studio', [
     ),
     notes:
       'Workflows refer to a workflow by childJob workflow, to a JST by transformation tr_id or childJob transformation, to a studio template by TemplateBuilder name or template, ' +
-      'to a command template by MOP template; component groups refer by member id or name. A target that is the id of a stored workflow, template or form also matches its name. ' +
+      'to a command template by MOP template; component groups refer by member id or name. A target that is the id of a stored workflow, template or form also matches its name, and the name of a stored transformation its id (tasks name a JST by id). ' +
+      'A project member that refers by a plain name refers to the member of its own project of that name when there is one (as it runs), and so is found by that member. ' +
       'A query member other than target and type is refused with 400 VALIDATION_FAILED naming it.',
   },
   {

@@ -21,6 +21,10 @@ import {
   timestamp,
   withId,
 } from './common';
+import { MAX_SKIP } from './query';
+
+/** Most groups a job is given at its start (`options.groups`): each is looked up among the platform's groups. */
+export const MAX_JOB_GROUPS = 1000;
 
 /** Statuses of a job. `paused` jobs start no task until resumed; the last three are final. */
 export const JOB_STATUSES = ['running', 'paused', 'complete', 'error', 'canceled'] as const;
@@ -315,7 +319,7 @@ export const startJobWithOptionsBodySchema = withId(
         description: str(),
         type: str({ description: 'example Automation' }),
         variables: anyObject('job variables; structure not shown by the spec'),
-        groups: strings({ description: 'group ids' }),
+        groups: strings({ maxItems: MAX_JOB_GROUPS, description: 'group ids' }),
         pinned: mapOf(anyObject("the task's outgoing variables, for example { result: {...} }"), {
           description:
             'pinned task outputs, keyed by task id or by app.method: a pinned task returns its pin without calling anything (also in child jobs), and the job records it',
@@ -336,7 +340,7 @@ export const getJobListBodySchema = withId(
       options: open({
         filter: anyObject('field to value, for example { name }'),
         page: obj({
-          skip: int({ minimum: 0 }),
+          skip: int({ minimum: 0, maximum: MAX_SKIP }),
           limit: int({ minimum: 0 }),
           after: str({ description: 'nextPageAfter of the previous list (same status, filter and sort): keyset paging' }),
         }),
