@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { eventually } from '@nap/testing';
 import type { NapHome, NapResult } from './support/nap';
-import { createHome, FIXTURES, nap, napInProcess, profileSection } from './support/nap';
+import { createHome, FIXTURES, nap, napInProcess, profileSection, spawnNap } from './support/nap';
 import type { Platform } from './support/platform';
 import { NAP_BIN, startPlatform } from './support/platform';
 import { startProxy } from './support/proxy';
@@ -84,13 +84,8 @@ describe('nap run', () => {
   });
 
   it('exits 2 when the job is canceled while it waits on a manual task', async () => {
-    const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-manual', '--var', 'payload={"a":1}', '--wait', '-o', 'json'], {
-      env: home.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const running = spawnNap(['run', 'workflow', 'cli-manual', '--var', 'payload={"a":1}', '--wait', '-o', 'json'], home.env);
+    const { exited } = running;
     const task = await eventually(
       'the manual task waiting',
       async () => {
@@ -102,7 +97,7 @@ describe('nap run', () => {
     const canceled = await run(['jobs', 'cancel', task.job._id]);
     expect(canceled.stdout).toBe(`canceled job ${task.job._id}\n`);
     expect(await exited).toBe(2);
-    expect(JSON.parse(stdout)).toMatchObject({ _id: task.job._id, status: 'canceled' });
+    expect(JSON.parse(running.stdout())).toMatchObject({ _id: task.job._id, status: 'canceled' });
   });
 
   it('exits 3 when the job is still running at --timeout', async () => {
@@ -282,25 +277,24 @@ describe('following a job', () => {
   it('follows the job on through a spell without the platform (a restart, a failover), saying so, to the exit code of the job', async () => {
     const proxy = await startProxy(platform.url);
     try {
-      const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-3steps', '--follow'], {
-        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const running = spawnNap(['run', 'workflow', 'cli-3steps', '--follow'], {
+        ...home.env,
+        NAP_URL: `http://127.0.0.1:${proxy.port}`,
+        NAP_USERNAME: 'admin',
+        NAP_PASSWORD: platform.password,
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      await eventually('the run following', () => /▶ s1 \(first\)/.test(stderr));
+      const { exited } = running;
+      await eventually('the run following', () => /▶ s1 \(first\)/.test(running.stderr()));
       proxy.setDown(true);
-      await eventually('nap saying it lost the platform', () => stderr.includes('lost the platform'));
+      await eventually('nap saying it lost the platform', () => running.stderr().includes('lost the platform'));
       // the job goes on meanwhile: back after it has ended, nap says how it ended
       await new Promise((resolve) => setTimeout(resolve, 3_500));
       proxy.setDown(false);
       expect(await exited).toBe(0);
-      const id = /^started job (\w+) \(cli-3steps\)$/m.exec(stderr)![1]!;
-      expect(stdout).toMatch(new RegExp(`^job ${id} complete in \\d+s\n$`));
-      const lines = stderr
+      const id = /^started job (\w+) \(cli-3steps\)$/m.exec(running.stderr())![1]!;
+      expect(running.stdout()).toMatch(new RegExp(`^job ${id} complete in \\d+s\n$`));
+      const lines = running
+        .stderr()
         .trimEnd()
         .split('\n')
         .map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
@@ -320,26 +314,24 @@ describe('following a job', () => {
     let refusing = false;
     const proxy = await startProxy(platform.url, { refuse: () => refusing });
     try {
-      const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-3steps', '--follow', '-o', 'json'], {
-        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const running = spawnNap(['run', 'workflow', 'cli-3steps', '--follow', '-o', 'json'], {
+        ...home.env,
+        NAP_URL: `http://127.0.0.1:${proxy.port}`,
+        NAP_USERNAME: 'admin',
+        NAP_PASSWORD: platform.password,
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      await eventually('the run following', () => /▶ s1 \(first\)/.test(stderr));
+      const { exited } = running;
+      await eventually('the run following', () => /▶ s1 \(first\)/.test(running.stderr()));
       // the stream cut, and every request answered 503 with the platform's error body for a while
       refusing = true;
       proxy.setDown(true);
       proxy.setDown(false);
-      await eventually('nap saying it lost the platform', () => stderr.includes('lost the platform (it answered 503)'));
+      await eventually('nap saying it lost the platform', () => running.stderr().includes('lost the platform (it answered 503)'));
       await new Promise((resolve) => setTimeout(resolve, 3_500));
       refusing = false;
       expect(await exited).toBe(0);
-      expect(JSON.parse(stdout)).toMatchObject({ name: 'cli-3steps', status: 'complete' });
-      expect(stderr).toMatch(/ the platform answers again, after \d+s\n/);
+      expect(JSON.parse(running.stdout())).toMatchObject({ name: 'cli-3steps', status: 'complete' });
+      expect(running.stderr()).toMatch(/ the platform answers again, after \d+s\n/);
     } finally {
       await proxy.stop();
     }
@@ -350,14 +342,12 @@ describe('following a job', () => {
     try {
       const id = await start('cli-slow');
       const env = { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password };
-      const child = spawn(process.execPath, [NAP_BIN, 'jobs', 'watch', id, '--timeout', '3s'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-      await eventually('the watch following', () => stderr.includes(`job ${id} cli-slow is running`));
+      const running = spawnNap(['jobs', 'watch', id, '--timeout', '3s'], env);
+      const { exited } = running;
+      await eventually('the watch following', () => running.stderr().includes(`job ${id} cli-slow is running`));
       proxy.setDown(true);
       expect(await exited).toBe(6);
-      expect(stderr).toMatch(
+      expect(running.stderr()).toMatch(
         new RegExp(
           `\nnap: cannot reach http://127\\.0\\.0\\.1:\\d+ \\(connection [a-z]+\\): .+; job ${id} may still be running there: \`nap jobs watch ${id}\` follows it again once the platform answers\n$`,
         ),
@@ -391,37 +381,28 @@ describe('following a job', () => {
 
   it('says, on Ctrl-C, that the job goes on and how to follow it again', async () => {
     const id = await start('cli-slow');
-    const child = spawn(process.execPath, [NAP_BIN, 'jobs', 'watch', id], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await eventually('the watch following', () => stderr.includes(`job ${id} cli-slow is running`));
+    const running = spawnNap(['jobs', 'watch', id], home.env);
+    const { child, exited } = running;
+    await eventually('the watch following', () => running.stderr().includes(`job ${id} cli-slow is running`));
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toContain(
+    expect(running.stderr()).toContain(
       `nap: interrupted; job ${id} goes on running: \`nap jobs watch ${id}\` follows it, \`nap jobs cancel ${id}\` stops it\n`,
     );
     expect((await run(['jobs', 'cancel', id])).code).toBe(0);
   });
 
   it('says the same when a CI system cancels it (SIGTERM), and exits 143 as a shell says of a process SIGTERM ended', async () => {
-    const child = spawn(process.execPath, [NAP_BIN, 'run', 'workflow', 'cli-slow', '--follow', '-o', 'json'], {
-      env: home.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await eventually('the run following', () => / cli-slow is running\n/.test(stderr));
-    const id = /^started job (\w+) \(cli-slow\)$/m.exec(stderr)![1]!;
+    const running = spawnNap(['run', 'workflow', 'cli-slow', '--follow', '-o', 'json'], home.env);
+    const { child, exited } = running;
+    await eventually('the run following', () => / cli-slow is running\n/.test(running.stderr()));
+    const id = /^started job (\w+) \(cli-slow\)$/m.exec(running.stderr())![1]!;
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
-    expect(stderr).toContain(
+    expect(running.stderr()).toContain(
       `nap: stopped by SIGTERM; job ${id} goes on running: \`nap jobs watch ${id}\` follows it, \`nap jobs cancel ${id}\` stops it\n`,
     );
-    expect(stdout).toBe('');
+    expect(running.stdout()).toBe('');
     expect((await run(['jobs', 'cancel', id])).code).toBe(0);
   });
 });

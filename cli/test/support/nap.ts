@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,25 @@ export interface NapResult {
   stderr: string;
   /** stdout parsed as JSON (for -o json). */
   json<T = unknown>(): T;
+}
+
+/** A `nap` left running in the background: what it has written so far, and its exit code once it ends. */
+export interface NapChild {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `nap args` with `env` (no stdin) and collects what it writes, for a test that acts on it while it runs (a signal, a platform gone). */
+export function spawnNap(args: readonly string[], env: NodeJS.ProcessEnv): NapChild {
+  const child = spawn(process.execPath, [NAP_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** A home of its own for a test file: HOME, XDG folders, the config files. */
