@@ -448,6 +448,7 @@ describe('diff and reattempt', () => {
     expect(b.attempt).toBe(1);
     expect(Math.abs(b.reattemptAt - (Date.now() + 5 * 60_000))).toBeLessThan(10_000);
     expect(b.response).toContain('fwRetry');
+    expect(b.response).toMatch(/\(in 5 minutes\)$/);
     expect(((await ask()).body as { attempt: number }).attempt).toBe(2);
     const store = platform.stores.get('mop');
     if (store === undefined) throw new Error('the platform runs no mop store');
@@ -468,7 +469,10 @@ describe('diff and reattempt', () => {
 
   it('refuses minutes past 365 days naming body.minutes, and counts no attempt for a refused call', async () => {
     const body = { job_id: 'job-r2', attemptID: 'a1', minutes: 1 };
-    expect((await http('POST', '/mop/reattempt', body)).body).toMatchObject({ attempt: 1 });
+    const once = (await http('POST', '/mop/reattempt', body)).body as { attempt: number; response: string };
+    expect(once).toMatchObject({ attempt: 1 });
+    // one minute is said as one
+    expect(once.response).toMatch(/\(in 1 minute\)$/);
     for (const minutes of [1e12, 525_601]) {
       expect(await http('POST', '/mop/reattempt', { ...body, minutes })).toMatchObject({
         status: 400,

@@ -25,7 +25,7 @@ export function reattempt(svc: MopContext): Handler<'mop.reattempt'> {
     }
     svc.scheduler.schedule(scheduled);
     return {
-      response: `Attempt ${scheduled.attempt}${attempts > 0 ? ` of ${attempts}` : ''} of "${attemptID}" runs again at ${at} (in ${minutes} minutes)`,
+      response: `Attempt ${scheduled.attempt}${attempts > 0 ? ` of ${attempts}` : ''} of "${attemptID}" runs again at ${at} (in ${minutes} minute${minutes === 1 ? '' : 's'})`,
       jobId,
       attemptID,
       attempt: scheduled.attempt,
