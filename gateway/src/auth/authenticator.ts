@@ -33,7 +33,7 @@ export interface AuthenticatorOptions {
   basicTtlMs?: number;
   /**
    * Most sessions, and most Basic credentials, remembered at once (10 000 each by default). Past it
-   * the expired ones are let go, and all of them when that frees less than a tenth: each is asked of the admin
+   * the expired ones are let go, and the oldest tenth when that frees less than a tenth: each is asked of the admin
    * service again at its next use, where a gateway that kept every session it ever saw (a script
    * taking a token per run) would only grow.
    */
@@ -108,8 +108,15 @@ export class Authenticator {
     if (map.size >= this.maxCachedIdentities && !map.has(key)) {
       const now = Date.now();
       for (const [k, e] of map) if (e.until <= now) map.delete(k);
-      // few expired (the sweep would run again at once): forgetting them all costs one resolution each at their next use
-      if (map.size >= this.maxCachedIdentities * 0.9) map.clear();
+      // few expired (the sweep would run again at once): the oldest tenth goes (a Map keeps insertion order), each
+      // asked of the admin service again at its next use, and the sweep runs again only after as many new ones
+      if (map.size >= this.maxCachedIdentities * 0.9) {
+        let drop = Math.max(1, Math.ceil(this.maxCachedIdentities / 10));
+        for (const k of map.keys()) {
+          if (drop-- <= 0) break;
+          map.delete(k);
+        }
+      }
     }
     map.set(key, entry);
   }
