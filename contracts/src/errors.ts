@@ -29,6 +29,12 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, retryable: false, description: 'The route exists but not with this method.' },
   CONFLICT: { status: 409, retryable: false, description: 'The request conflicts with the current state.' },
   PAYLOAD_TOO_LARGE: { status: 413, retryable: false, description: 'The request body is larger than the configured limit.' },
+  ANSWER_TOO_LARGE: {
+    status: 422,
+    retryable: false,
+    description:
+      'The answer would be longer than the platform can write (a JSON text of about 512 MiB, as a job that refers to one large value many times reads back): ask for less of it.',
+  },
   TOO_MANY_STREAMS: {
     status: 429,
     retryable: true,

@@ -54,6 +54,16 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
             return { _id: ctx.operation.id, name: `${offered.join(',')}; own log ${ownLog}; ${typeof ctx.log.info}` };
           }
           if (input.params.groupId === 'boom') throw new Error('secret internal detail');
+          if (input.params.groupId === 'huge') {
+            // what JSON.stringify throws past the longest string the runtime holds (writing one would take 512 MiB)
+            const huge = { _id: 'huge', name: 'g' };
+            Object.defineProperty(huge, 'toJSON', {
+              value: () => {
+                throw new RangeError('Invalid string length');
+              },
+            });
+            return huge;
+          }
           if (input.params.groupId === 'missing') throw new AppError('GROUP_NOT_FOUND', 'No group with id "missing"');
           if (input.params.groupId === 'slow') await new Promise((r) => setTimeout(r, 500));
           if (input.params.groupId.startsWith('text')) {
@@ -103,6 +113,12 @@ describe.each(implementations)('serve() on %s', (_name, makeBus) => {
     expect(err).toMatchObject({ status: 500, code: 'INTERNAL' });
     expect((err as Error).message).not.toContain('secret internal detail');
     await expect(call('after-boom')).resolves.toMatchObject({ status: 200 });
+  });
+
+  it('answers 422 ANSWER_TOO_LARGE, saying what to do, for an answer longer than the runtime can write', async () => {
+    const err = await call('huge').catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 422, code: 'ANSWER_TOO_LARGE', message: expect.stringContaining('ask for less of it') });
+    expect(await call('g1')).toEqual({ status: 200, body: { _id: 'g1', name: 'g' } });
   });
 
   it('answers 501 NOT_IMPLEMENTED for an operation without a handler', async () => {

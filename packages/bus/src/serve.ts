@@ -521,14 +521,31 @@ class RequestContext implements HandlerContext {
 }
 
 function toOutcome(op: OperationDef, result: unknown): Outcome {
-  if (!isReply(result)) return { status: op.response.status, data: encodeJson(result) };
-  if (result[REPLY] === 'json') return { status: result.status, data: encodeJson(result.body) };
+  if (!isReply(result)) return { status: op.response.status, data: encodeAnswer(op, result) };
+  if (result[REPLY] === 'json') return { status: result.status, data: encodeAnswer(op, result.body) };
   if (result[REPLY] === 'jsonText') return { status: result.status ?? op.response.status, data: Buffer.from(result.json, 'utf8') };
   const data = typeof result.body === 'string' ? Buffer.from(result.body, 'utf8') : result.body;
   const out: Outcome = { status: result.status, data, contentType: result.contentType };
   if (result.filename !== undefined) out.filename = result.filename;
   if (result.continueWith !== undefined) out.continueWith = result.continueWith;
   return out;
+}
+
+/**
+ * An answer as JSON bytes. One longer than the longest string the runtime holds (about 512 MiB: a job
+ * that refers to one large value many times reads back as many copies) is 422 ANSWER_TOO_LARGE,
+ * saying what to do, rather than a 500 that explains nothing.
+ */
+function encodeAnswer(op: OperationDef, body: unknown): Uint8Array {
+  try {
+    return encodeJson(body);
+  } catch (err) {
+    if (!(err instanceof RangeError) || !/string length/i.test(err.message)) throw err;
+    throw new AppError(
+      'ANSWER_TOO_LARGE',
+      `The answer of ${op.http ? `${op.http.method} ${op.http.path}` : op.id} would be longer than the platform can write (a JSON text of about 512 MiB): ask for less of it (fewer items; large members left out where the route allows, as exclude does on the job lists)`,
+    );
+  }
 }
 
 /** `attachment; filename="…"` with the name made safe for a header (RFC 6266: ASCII fallback, UTF-8 form). */
