@@ -136,6 +136,31 @@ describeWithPython('the Python template worker pool', () => {
     }
   });
 
+  it("shares the workers out between callers: one caller's runaway loops hold another's render back by one at most", async () => {
+    const r = createTemplateRenderer(config({ timeoutMs: 600 }));
+    try {
+      expect(await render(r, 'warm')).toBe('warm');
+      const ended: string[] = [];
+      const as = (owner: string, template: string, label: string) =>
+        r
+          .renderJinja({ template, context: {}, profile: 'templateBuilder', subject: `Template "${label}"`, owner })
+          .then(
+            (text) => text,
+            (err: unknown) => (isAppError(err) ? err.code : String(err)),
+          )
+          .finally(() => ended.push(label));
+      // one caller sends three loops that never end, one after another; another caller's render comes after them
+      const loops = [as('mallory', RUNAWAY, 'loop 1'), as('mallory', RUNAWAY, 'loop 2'), as('mallory', RUNAWAY, 'loop 3')];
+      const fair = as('ana', 'hello {{ 1 + 1 }}', 'ana');
+      expect(await fair).toBe('hello 2');
+      expect(await Promise.all(loops)).toEqual(['TEMPLATE_TIMEOUT', 'TEMPLATE_TIMEOUT', 'TEMPLATE_TIMEOUT']);
+      // the other caller's render ran as soon as the first loop gave up its worker, before the other loops
+      expect(ended).toEqual(['loop 1', 'ana', 'loop 2', 'loop 3']);
+    } finally {
+      await r.close();
+    }
+  });
+
   it('answers 503 for the request a dying worker held, restarts it, and renders again', async () => {
     const r = createTemplateRenderer(config({ timeoutMs: 20_000 }));
     try {

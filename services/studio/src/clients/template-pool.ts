@@ -56,9 +56,11 @@ export interface TemplatePool {
    * module is missing, the worker died with the request, the queue is full, the pool is closing.
    * `deadline` (epoch ms): when the caller stops waiting. A request still waiting for a worker then
    * is rejected with `TIMEOUT` (504) and never run, so that work nobody waits for does not hold the
-   * workers while the requests behind it wait.
+   * workers while the requests behind it wait. `owner` (who asks: an account id): a free worker takes
+   * the oldest waiting request of the owner with the fewest on workers now, so that one caller's many
+   * (a loop that never ends, sent again and again) hold the others back by one request at most.
    */
-  request(req: WorkerRequest, subject: string, deadline?: number): Promise<WorkerReply>;
+  request(req: WorkerRequest, subject: string, deadline?: number, owner?: string): Promise<WorkerReply>;
   /** Workers started to replace one that died or was killed, since the pool was created. */
   readonly restarts: number;
   /** Versions the workers reported (`python`, `jinja2`, `textfsm`), once one has started. */
@@ -85,6 +87,8 @@ const STDERR_KEEP = 16_000;
  * is dropped: a worker that wrote once and then served many renders would otherwise keep them all.
  */
 const MAX_STDERR_SECRETS = 1_000;
+/** Owners whose last service {@link createTemplatePool}'s fair dispatch remembers at once. */
+const MAX_OWNERS_SERVED = 10_000;
 
 interface Job {
   id: number;
@@ -95,6 +99,8 @@ interface Job {
   secrets: FoundSecrets;
   /** Epoch ms after which the caller no longer waits; the job is then dropped unless a worker has it. */
   deadline?: number;
+  /** Who asked (an account id): the workers are shared out fairly between those who ask (see `takeNext`). */
+  owner?: string;
   resolve(reply: WorkerReply): void;
   reject(err: AppError): void;
 }
@@ -183,6 +189,9 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
   const workers: Worker[] = [];
   const queue: Job[] = [];
+  /** When each owner's last job went to a worker (a count of jobs dispatched), for {@link takeNext}. */
+  const served = new Map<string | undefined, number>();
+  let servings = 0;
   let nextId = 1;
   let restarts = 0;
   let started = false;
@@ -372,11 +381,39 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     for (const worker of workers) {
       if (queue.length === 0) return;
       if (!worker.ready || worker.gone || worker.job !== undefined) continue;
-      const job = queue.shift() as Job;
+      const job = takeNext();
       assign(worker, job);
       worker.timer = setTimeout(() => onTimeout(worker, job), options.timeoutMs);
       worker.child.stdin?.write(job.line);
     }
+  }
+
+  /**
+   * Takes the next job out of the queue: of the owners waiting, the one with the fewest jobs on
+   * workers now and, among those, the one served longest ago; its oldest job. So one owner's many
+   * (a loop that never ends, sent again and again) keep another's request waiting for one of theirs
+   * at most, however many they queued first.
+   */
+  function takeNext(): Job {
+    let best = 0;
+    let bestRunning = Number.POSITIVE_INFINITY;
+    let bestServed = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < queue.length; i++) {
+      const owner = (queue[i] as Job).owner;
+      let running = 0;
+      for (const worker of workers) if (worker.job !== undefined && worker.job.owner === owner) running += 1;
+      const lastServed = served.get(owner) ?? 0;
+      if (running < bestRunning || (running === bestRunning && lastServed < bestServed)) {
+        best = i;
+        bestRunning = running;
+        bestServed = lastServed;
+      }
+    }
+    const [job] = queue.splice(best, 1) as [Job];
+    // owners come and go: past this many remembered, fairness starts again from nothing
+    if (served.size >= MAX_OWNERS_SERVED && !served.has(job.owner)) served.clear();
+    served.set(job.owner, ++servings);
+    return job;
   }
 
   /** Gives `job` to `worker`, whose output may then hold the job's secrets. */
@@ -416,7 +453,7 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
     get versions() {
       return versions;
     },
-    request(req, subject, deadline) {
+    request(req, subject, deadline, owner) {
       if (closed) return Promise.reject(unavailable('The template renderer is stopping'));
       if (down !== undefined) {
         if (Date.now() < down.until) return Promise.reject(unavailable(down.reason));
@@ -432,6 +469,7 @@ export function createTemplatePool(options: TemplatePoolOptions): TemplatePool {
         const id = nextId++;
         const job: Job = { id, line: `${JSON.stringify({ id, ...req })}\n`, subject, secrets: requestSecrets(req), resolve, reject };
         if (deadline !== undefined) job.deadline = deadline;
+        if (owner !== undefined) job.owner = owner;
         queue.push(job);
         dispatch();
       });

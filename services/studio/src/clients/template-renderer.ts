@@ -87,9 +87,11 @@ export interface TemplateRenderer {
     profile: JinjaProfile;
     subject: string;
     deadline?: number;
+    /** Who asks (an account id): the workers are shared out fairly between those who ask. */
+    owner?: string;
   }): Promise<string>;
   /** Parses `text` with a TextFSM template (`ParseTextToDicts`). Throws `TEMPLATE_PARSE_FAILED` (422) and the pool's errors. */
-  parseTextFsm(input: { template: string; text: string; subject: string; deadline?: number }): Promise<TextFsmRecord[]>;
+  parseTextFsm(input: { template: string; text: string; subject: string; deadline?: number; owner?: string }): Promise<TextFsmRecord[]>;
   /** A round trip through a worker that does nothing: the baseline of the benchmark. */
   echo(value: unknown): Promise<unknown>;
   /** The pool (restarts, versions, and killing workers in tests). */
@@ -181,21 +183,21 @@ export function createTemplateRenderer(config: TemplateRendererConfig, logger?: 
     ...(logger === undefined ? {} : { logger }),
   });
 
-  async function run(req: WorkerRequest, subject: string, deadline?: number): Promise<unknown> {
-    const reply: WorkerReply = await pool.request(req, subject, deadline);
+  async function run(req: WorkerRequest, subject: string, deadline?: number, owner?: string): Promise<unknown> {
+    const reply: WorkerReply = await pool.request(req, subject, deadline, owner);
     if (!reply.ok) throw describe(subject, reply.error, config);
     return reply.value;
   }
 
   return {
     pool,
-    async renderJinja({ template, context, profile, subject, deadline }) {
-      const value = await run({ op: 'render', template, context, profile }, subject, deadline);
+    async renderJinja({ template, context, profile, subject, deadline, owner }) {
+      const value = await run({ op: 'render', template, context, profile }, subject, deadline, owner);
       if (typeof value !== 'string') throw new AppError('INTERNAL', 'A template worker answered a render with something other than text');
       return value;
     },
-    async parseTextFsm({ template, text, subject, deadline }) {
-      const value = await run({ op: 'parse', template, text }, subject, deadline);
+    async parseTextFsm({ template, text, subject, deadline, owner }) {
+      const value = await run({ op: 'parse', template, text }, subject, deadline, owner);
       if (!Array.isArray(value) || !value.every((record) => isValid(textFsmRecordSchema, record))) {
         throw new AppError('INTERNAL', 'A template worker answered a parse with something other than records');
       }

@@ -15,8 +15,14 @@ export function parseTemplate(svc: StudioContext): Handler<'studio.parseTemplate
     }
     if (name !== undefined) {
       const stored = await findTemplate(svc, name, 'textfsm');
-      return svc.renderer.parseTextFsm({ template: stored.template, text, subject: `Template "${stored.name}"`, deadline });
+      return svc.renderer.parseTextFsm({
+        template: stored.template,
+        text,
+        subject: `Template "${stored.name}"`,
+        deadline,
+        owner: ctx.caller.id,
+      });
     }
-    return svc.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The template', deadline });
+    return svc.renderer.parseTextFsm({ template: template ?? '', text, subject: 'The template', deadline, owner: ctx.caller.id });
   };
 }

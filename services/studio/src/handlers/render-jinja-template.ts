@@ -15,6 +15,7 @@ export function renderJinjaTemplate(svc: StudioContext): Handler<'studio.renderJ
       profile: 'templateBuilder',
       subject: `Template "${template.name}"`,
       deadline: ctx.deadline,
+      owner: ctx.caller.id,
     });
     return { renderedTemplate };
   };

@@ -6,7 +6,14 @@ export function renderJinjaText(svc: StudioContext): Handler<'studio.renderJinja
   return async (input, ctx) => {
     const { template, context, profile, label } = input.body;
     return {
-      rendered: await svc.renderer.renderJinja({ template, context, profile, subject: label ?? 'The template', deadline: ctx.deadline }),
+      rendered: await svc.renderer.renderJinja({
+        template,
+        context,
+        profile,
+        subject: label ?? 'The template',
+        deadline: ctx.deadline,
+        owner: ctx.caller.id,
+      }),
     };
   };
 }
