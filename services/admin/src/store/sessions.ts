@@ -47,7 +47,10 @@ export class SessionRepository {
    * login (a script fetching a token per run) would stay in the store for ever.
    */
   async deleteExpired(before: number): Promise<void> {
-    await this.sessions.deleteMany({ expiresAt: { $lt: before } });
+    const expired = { expiresAt: { $lt: before } };
+    // a read first (the expiresAt index): most logins find none, and a write would make each wait for a commit more
+    if ((await this.sessions.countDocuments(expired, { limit: 1 })) === 0) return;
+    await this.sessions.deleteMany(expired);
   }
 
   /** Records a use of the session (epoch ms): the idle limit counts from it. */
