@@ -22,7 +22,7 @@ export function assertNoMisspelledOptions(options: StartJobWithOptionsBody['opti
  * The groups a job gets from a start's `options.groups` (`given`), as `caller` may give them;
  * undefined for the workflow's groups (the job's groups decide who sees its variables and results).
  *
- * - An admin (or the platform) gives any groups, an empty list included (a job every caller sees).
+ * - An admin (the platform's own caller is one) gives any groups, an empty list included (a job every caller sees).
  * - Anyone else gives only groups they are in: 403 `GROUP_ACCESS_DENIED`, one detail per group
  *   they are not in (`body.options.groups[1]`), as sharing a job with another team is theirs to allow.
  * - Anyone else's empty list gives the workflow's groups, as leaving `groups` out does: a job
@@ -30,12 +30,12 @@ export function assertNoMisspelledOptions(options: StartJobWithOptionsBody['opti
  *   to themselves. It is taken rather than refused because clients of the original platform send
  *   `groups: []` on every start, meaning "no groups of my own".
  *
- * Whether the groups exist is the caller's to ask of the group directory (see the workflow
- * context's `assertStartGroupsExist`). Repeated ids are given once.
+ * Whether an admin's groups exist is the caller's to ask of the group directory (see the workflow
+ * context's `assertStartGroupsExist`); anyone else's are groups it is in. Repeated ids are given once.
  */
 export function startGroups(caller: Caller, given: readonly string[] | undefined): string[] | undefined {
   if (given === undefined) return undefined;
-  if (caller.roles.includes('admin') || caller.id === 'system') return [...new Set(given)];
+  if (caller.roles.includes('admin')) return [...new Set(given)];
   if (given.length === 0) return undefined;
   const outside = given.flatMap((id, i) => (caller.groups.includes(id) ? [] : [{ id, member: `${START_GROUPS_MEMBER}[${i}]` }]));
   if (outside.length > 0) {
