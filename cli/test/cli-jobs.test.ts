@@ -28,6 +28,11 @@ interface Task {
   job: { _id: string };
 }
 
+/** The environment of a `nap` that reaches the platform through `proxy`, as the admin. */
+function throughProxy(proxy: { port: number }): NodeJS.ProcessEnv {
+  return { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password };
+}
+
 async function start(workflow: string, ...args: string[]): Promise<string> {
   const res = await run(['run', 'workflow', workflow, '-o', 'json', ...args]);
   expect(res.code).toBe(0);
@@ -127,13 +132,7 @@ describe('nap run', () => {
       hold: (method, route) => (method === 'POST' && route === '/operations-manager/jobs/start' ? held : undefined),
     });
     try {
-      const env = {
-        ...home.env,
-        NAP_URL: `http://127.0.0.1:${proxy.port}`,
-        NAP_USERNAME: 'admin',
-        NAP_PASSWORD: platform.password,
-        NAP_TIMEOUT: '1',
-      };
+      const env = { ...throughProxy(proxy), NAP_TIMEOUT: '1' };
       const res = await napInProcess(['run', 'workflow', 'cli-complete', '--follow'], { env });
       expect(res.code).toBe(6);
       expect(res.stderr).toMatch(
@@ -216,7 +215,7 @@ describe('following a job', () => {
     try {
       const id = await start('cli-3steps');
       const watched = await napInProcess(['jobs', 'watch', id], {
-        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
+        env: throughProxy(proxy),
       });
       expect(watched.code).toBe(0);
       const streams = proxy.seen.filter((r) => r.path === `/operations-manager/jobs/${id}/events`);
@@ -259,7 +258,7 @@ describe('following a job', () => {
     try {
       id = await start('cli-3steps');
       const watched = await napInProcess(['jobs', 'watch', id], {
-        env: { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password },
+        env: throughProxy(proxy),
       });
       expect(watched.code).toBe(0);
       const tasks = watched.stderr
@@ -277,12 +276,7 @@ describe('following a job', () => {
   it('follows the job on through a spell without the platform (a restart, a failover), saying so, to the exit code of the job', async () => {
     const proxy = await startProxy(platform.url);
     try {
-      const running = spawnNap(['run', 'workflow', 'cli-3steps', '--follow'], {
-        ...home.env,
-        NAP_URL: `http://127.0.0.1:${proxy.port}`,
-        NAP_USERNAME: 'admin',
-        NAP_PASSWORD: platform.password,
-      });
+      const running = spawnNap(['run', 'workflow', 'cli-3steps', '--follow'], throughProxy(proxy));
       const { exited } = running;
       await eventually('the run following', () => /▶ s1 \(first\)/.test(running.stderr()));
       proxy.setDown(true);
@@ -314,12 +308,7 @@ describe('following a job', () => {
     let refusing = false;
     const proxy = await startProxy(platform.url, { refuse: () => refusing });
     try {
-      const running = spawnNap(['run', 'workflow', 'cli-3steps', '--follow', '-o', 'json'], {
-        ...home.env,
-        NAP_URL: `http://127.0.0.1:${proxy.port}`,
-        NAP_USERNAME: 'admin',
-        NAP_PASSWORD: platform.password,
-      });
+      const running = spawnNap(['run', 'workflow', 'cli-3steps', '--follow', '-o', 'json'], throughProxy(proxy));
       const { exited } = running;
       await eventually('the run following', () => /▶ s1 \(first\)/.test(running.stderr()));
       // the stream cut, and every request answered 503 with the platform's error body for a while
@@ -341,7 +330,7 @@ describe('following a job', () => {
     const proxy = await startProxy(platform.url);
     try {
       const id = await start('cli-slow');
-      const env = { ...home.env, NAP_URL: `http://127.0.0.1:${proxy.port}`, NAP_USERNAME: 'admin', NAP_PASSWORD: platform.password };
+      const env = throughProxy(proxy);
       const running = spawnNap(['jobs', 'watch', id, '--timeout', '3s'], env);
       const { exited } = running;
       await eventually('the watch following', () => running.stderr().includes(`job ${id} cli-slow is running`));
